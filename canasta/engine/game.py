@@ -1,0 +1,1234 @@
+"""The rules engine: a game state, its legal actions, and transitions.
+
+The state is plain data (lists, ints, dicts) owned by one :class:`Game`.
+``apply`` checks an action completely before it changes anything, so a refused
+action leaves the game exactly as it was. Randomness comes only from the seed:
+the deal of hand ``k`` is shuffled by ``random.Random(f"{seed}/{k}")``. The
+engine performs no I/O and reads no clock.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from canasta.cards import (
+    JOKER,
+    NUM_CODES,
+    THREE,
+    TWO,
+    format_card,
+    format_rank,
+    is_black_three,
+    is_red_three,
+    rank_of,
+    sort_key,
+)
+from canasta.engine.actions import (
+    ADD,
+    ASK,
+    ASK_ACTION,
+    DISCARD,
+    DRAW,
+    DRAW_ACTION,
+    END,
+    END_ACTION,
+    MELD,
+    NO,
+    NO_ACTION,
+    RETRACT,
+    RETRACT_ACTION,
+    TAKE,
+    YES,
+    YES_ACTION,
+    Action,
+)
+from canasta.errors import IllegalActionError, SchemaError
+from canasta.scoring import HandScore, score_side
+from canasta.variants import find_variant
+from canasta.variants.classic import Classic
+
+SCHEMA_VERSION = 1
+
+# Phases (decision points).
+P_DRAW = "draw"      # start of turn: draw, take the pile, ask
+P_PLAY = "play"      # after drawing: meld, add, discard, ask, retract
+P_ANSWER = "answer"  # partner answers "may I go out?"
+P_OVER = "over"      # game finished
+
+WILD_RANK = 1  # pseudo-rank of a meld made only of wild cards (table-rule option)
+_NATURAL_RANKS = range(4, 15)
+_TWO_CODES = (8, 9, 10, 11)
+_BLACK_THREE_CODES = (12, 15)
+
+
+def _is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+class Meld:
+    """A meld on the table: cards of one rank plus wild cards."""
+
+    __slots__ = ("rank", "naturals", "wilds", "cards")
+
+    def __init__(self, rank: int, cards: list[int] | None = None) -> None:
+        self.rank = rank
+        self.cards: list[int] = []
+        self.naturals = 0
+        self.wilds = 0
+        for c in cards or ():
+            self.put(c)
+
+    def put(self, code: int) -> None:
+        self.cards.append(code)
+        if _is_wild(code) and self.rank != WILD_RANK:
+            self.wilds += 1
+        else:
+            self.naturals += 1
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def copy(self) -> Meld:
+        m = Meld(self.rank)
+        m.cards = list(self.cards)
+        m.naturals = self.naturals
+        m.wilds = self.wilds
+        return m
+
+
+def _rank_name(rank: int) -> str:
+    if rank == WILD_RANK:
+        return "wild cards"
+    if rank == THREE:
+        return "black threes"
+    return format_rank(rank) + "s"
+
+
+class Game:
+    """One game of a variant: a sequence of hands until a side reaches the target."""
+
+    variant: Classic
+
+    def __init__(self, variant: str = "classic", players: int = 4, seed: int | str = 0,
+                 rules: dict[str, Any] | None = None, *, _deal: bool = True) -> None:
+        cls = find_variant(variant)
+        self.variant = cls(players, rules)  # type: ignore[assignment]
+        self.variant_name = cls.name
+        self.num_players = players
+        self.num_sides = self.variant.num_sides
+        self.seed = seed
+        self.scores = [0] * self.num_sides
+        self.hand_results: list[HandScore] = []
+        #: (seat, action, cards that came from the stock to that seat by the action)
+        self.history: list[tuple[int, Action, tuple[int, ...]]] = []
+        self.deals: list[dict[str, Any]] = []
+        self.hand_no = 0
+        self.dealer = players - 1  # so that seat 0 plays first in the first hand
+        self.winner: int | None = None
+        if _deal:
+            self._deal()
+
+    # ------------------------------------------------------------------ deal
+    def _deal(self) -> None:
+        v = self.variant
+        n = self.num_players
+        self.hand_no += 1
+        if self.hand_no > 1:
+            self.dealer = (self.dealer + 1) % n
+        self.reshuffles = 0
+        deck = v.deck()
+        random.Random(f"{self.seed}/{self.hand_no}").shuffle(deck)
+        self.stock: list[int] = deck
+        self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
+        self.hand_sizes = [0] * n
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for _ in range(v.hand_size):
+            for i in range(n):
+                seat = (self.dealer + 1 + i) % n
+                c = self.stock.pop()
+                self.hands[seat][c] += 1
+                dealt[seat].append(c)
+        self.hand_sizes = [v.hand_size] * n
+        self.pile: list[int] = []
+        self.frozen = False
+        upcards = []
+        while True:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
+            c = self.stock.pop()
+            self.pile.append(c)
+            upcards.append(c)
+            if v.upcard_freezes(c):
+                self.frozen = True
+            if not v.upcard_must_be_covered(c):
+                break
+        self.melds: list[dict[int, Meld]] = [{} for _ in range(self.num_sides)]
+        self.red_threes: list[list[int]] = [[] for _ in range(self.num_sides)]
+        self.opened = [False] * self.num_sides
+        self.minimum_extra = [0] * self.num_sides
+        self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
+        self.melded_before = [False] * n
+        self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
+                           "hands": [list(h) for h in dealt], "upcards": upcards})
+        self.hand_over = False
+        self.turn = (self.dealer + 1) % n
+        self._reset_turn()
+        # Red threes in the dealt hands go out at once and are replaced (Encyclopedia).
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            if not self._lay_out_red_threes(seat, []):
+                return
+
+    def _reset_turn(self) -> None:
+        self.phase = P_DRAW
+        self.drawn = False
+        self.took_pile = False
+        self.pile_barred = False
+        self.asked = False
+        self.permission: bool | None = None
+        self.turn_created: set[int] = set()
+        self.turn_added_existing = False
+        self.pending_value = 0
+        self.pile_aside: list[int] | None = None
+        self.take_snapshot: dict[str, Any] | None = None
+        self.unusable: list[int] | None = None
+        self.no_discard = False
+
+    def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
+        """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
+        hand = self.hands[seat]
+        side = self.variant.side_of(seat)
+        while True:
+            reds = [c for c in (13, 14) if hand[c]]  # 3h, 3d
+            if not reds:
+                return True
+            for c in reds:
+                k = hand[c]
+                hand[c] = 0
+                self.hand_sizes[seat] -= k
+                self.red_threes[side].extend([c] * k)
+                for _ in range(k):
+                    if not self._draw_one(seat, got):
+                        return False
+
+    def _draw_one(self, seat: int, got: list[int]) -> bool:
+        """Move the top stock card to ``seat``; False if the stock was empty (play ends)."""
+        if not self.stock:
+            self._stock_exhausted_by_red_three()
+            return False
+        c = self.stock.pop()
+        got.append(c)
+        self.hands[seat][c] += 1
+        self.hand_sizes[seat] += 1
+        return True
+
+    def _stock_exhausted_by_red_three(self) -> None:
+        # Fragment: 'Play immediately ends if the last card drawn in the stockpile is a red three'.
+        if self.variant.rules["red_three_last_card"] == "meld_then_end" and self.phase == P_PLAY:
+            self.no_discard = True
+        else:
+            self._end_hand(None)
+
+    # -------------------------------------------------------------- queries
+    @property
+    def actor(self) -> int:
+        """The seat that must act now."""
+        if self.phase == P_ANSWER:
+            p = self.variant.partner_of(self.turn)
+            assert p is not None
+            return p
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == P_OVER
+
+    def side_of(self, seat: int) -> int:
+        return self.variant.side_of(seat)
+
+    def minimum(self, side: int) -> int:
+        return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
+
+    def hand_cards(self, seat: int) -> list[int]:
+        out: list[int] = []
+        for code, k in enumerate(self.hands[seat]):
+            if k:
+                out.extend([code] * k)
+        out.sort(key=sort_key)
+        return out
+
+    def _canastas(self, side: int) -> tuple[int, int]:
+        total = natural = 0
+        for m in self.melds[side].values():
+            if m.size >= 7:
+                total += 1
+                if m.wilds == 0:
+                    natural += 1
+        return total, natural
+
+    def _usable(self, seat: int) -> list[int]:
+        if self.unusable is None:
+            return self.hands[seat]
+        return [a - b for a, b in zip(self.hands[seat], self.unusable)]
+
+    # ------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, one per distinct effect (suits are canonical)."""
+        if self.phase == P_DRAW:
+            return self._draw_actions()
+        if self.phase == P_PLAY:
+            return self._play_actions()
+        if self.phase == P_ANSWER:
+            return [YES_ACTION, NO_ACTION]
+        return []
+
+    def _draw_actions(self) -> list[Action]:
+        out: list[Action] = []
+        if self.stock or (self.variant.rules["stock_reshuffle"] and len(self.pile) > 0):
+            out.append(DRAW_ACTION)
+        takes = self._take_actions()
+        out.extend(takes)
+        if not self.stock and not (self.variant.rules["stock_reshuffle"] and self.pile):
+            if not self._take_is_forced(takes):
+                out.append(END_ACTION)
+        if self._may_ask():
+            out.append(ASK_ACTION)
+        return out
+
+    def _take_is_forced(self, takes: list[Action]) -> bool:
+        mode = self.variant.rules["stock_out"]
+        if mode != "forced_if_matches":
+            return False
+        return any(a.cards == () for a in takes)
+
+    def _take_actions(self) -> list[Action]:
+        if self.pile_barred or not self.pile:
+            return []
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        top = self.pile[-1]
+        if _is_wild(top) or is_black_three(top) or is_red_three(top):
+            return []  # Bicycle: 'When the discard pile is topped by a wild card or a black three ...'
+        hand = self.hands[seat]
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
+            return []  # Bicycle: one-card pile, one-card hand
+        r = top >> 2
+        base = r * 4
+        nat_codes = [base + s for s in range(4) if hand[base + s]]
+        nat = sum(hand[base:base + 4])
+        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        meld = self.melds[side].get(r)
+        out: list[Action] = []
+        if nat >= 2:
+            a = nat_codes[0]
+            b = nat_codes[0] if hand[a] >= 2 else nat_codes[1]
+            out.append(Action(TAKE, (a, b)))
+        if not frozen and nat >= 1:
+            for w in self._wild_kinds(hand):
+                out.append(Action(TAKE, (nat_codes[0], w)))
+        if meld is not None and (not frozen or (v.frozen_pile_add_to_meld and self.opened[side])):
+            out.append(Action(TAKE))
+        if not out:
+            return out
+        return [a for a in out if self._check_take(a, raise_error=False)]
+
+    @staticmethod
+    def _wild_kinds(hand: list[int]) -> list[int]:
+        out = []
+        if hand[JOKER]:
+            out.append(JOKER)
+        for c in _TWO_CODES:
+            if hand[c]:
+                out.append(c)
+                break
+        return out
+
+    def _play_actions(self) -> list[Action]:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        hand = self._usable(seat)
+        size = self.hand_sizes[seat]
+        melds = self.melds[side]
+        wilds = self._wild_kinds(hand)
+        out: list[Action] = []
+        short = size <= 4  # an action may leave 0 or 1 card: check fully
+        for r in _NATURAL_RANKS:
+            base = r * 4
+            nat = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            if not nat:
+                continue
+            codes = [base + s for s in range(4) for _ in range(hand[base + s])]
+            m = melds.get(r)
+            if m is None:
+                if nat >= 3:
+                    out.append(Action(MELD, (codes[0], codes[1], codes[2])))
+                if nat >= 2:
+                    for w in wilds:
+                        out.append(Action(MELD, (codes[0], codes[1], w)))
+            else:
+                out.append(Action(ADD, (codes[0],), r))
+        if wilds:
+            for r, m in melds.items():
+                if r == THREE:
+                    continue
+                if r == WILD_RANK:
+                    ok = m.size < 7
+                else:
+                    ok = v.wild_capacity(m.naturals, m.wilds, m.size >= 7) > 0
+                if ok:
+                    for w in wilds:
+                        out.append(Action(ADD, (w,), r))
+        bt = hand[12] + hand[15]
+        if bt >= 3 and size - bt <= 1:
+            codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
+            out.append(Action(MELD, tuple(codes[:3])))
+            if bt == 4:
+                out.append(Action(MELD, tuple(codes)))
+        if v.wild_canastas and WILD_RANK not in melds:
+            nw = hand[JOKER] + sum(hand[c] for c in _TWO_CODES)
+            if nw >= 3:
+                codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
+                out.append(Action(MELD, tuple(codes[:3])))
+        if short or bt >= 3 or self.permission is not None:
+            out = [a for a in out if self._check_meld_like(a, raise_error=False)]
+        if not self.no_discard and not (not self.opened[side] and self.pending_value and not self._pending_met(side)):
+            full = self.hands[seat]
+            seen: set[int] = set()
+            for code in range(8, NUM_CODES):
+                if full[code]:
+                    k = _discard_kind(code)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    a = Action(DISCARD, (code,))
+                    if size > 1 or self._check_discard(a, raise_error=False):
+                        out.append(a)
+        if self.turn_created and not self.opened[side] and not self._pending_met(side):
+            out.append(RETRACT_ACTION)
+        if self.no_discard:
+            out.append(END_ACTION)
+        if self._may_ask():
+            out.append(ASK_ACTION)
+        return out
+
+    def _pending_met(self, side: int) -> bool:
+        return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
+
+    def _may_ask(self) -> bool:
+        """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
+        if self.asked or self.variant.partner_of(self.turn) is None:
+            return False
+        if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
+            return False
+        if self.no_discard:
+            return False
+        side = self.variant.side_of(self.turn)
+        return self._canastas_ok(side, self._canastas(side))
+
+    def _canastas_ok(self, side: int, counts: tuple[int, int]) -> bool:
+        v = self.variant
+        return counts[0] >= v.canastas_to_go_out and counts[1] >= v.natural_canastas_to_go_out
+
+    # ------------------------------------------------------------- checking
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
+        if not isinstance(action, Action):
+            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+        kind = action.kind
+        ph = self.phase
+        if ph == P_OVER:
+            raise IllegalActionError("game-over", "the game is over")
+        if ph == P_ANSWER:
+            if kind not in (YES, NO):
+                raise IllegalActionError("answer-pending", "your partner asked 'may I go out?': answer yes or no")
+            return
+        if kind in (YES, NO):
+            raise IllegalActionError("nothing-to-answer", "nobody asked 'may I go out?'")
+        if kind == ASK:
+            if self.variant.partner_of(self.turn) is None:
+                raise IllegalActionError("no-partner", "there is no partner to ask in this game")
+            if not self._may_ask():
+                raise IllegalActionError(
+                    "ask-timing", "you may ask 'may I go out?' once, before melding or taking the pile, "
+                    "and only when your side has the canastas needed to go out")
+            return
+        if ph == P_DRAW:
+            if kind == DRAW:
+                if not self.stock and not (self.variant.rules["stock_reshuffle"] and self.pile):
+                    raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
+                return
+            if kind == TAKE:
+                self._check_take(action, raise_error=True)
+                return
+            if kind == END:
+                if self.stock or (self.variant.rules["stock_reshuffle"] and self.pile):
+                    raise IllegalActionError("end-timing", "the hand can only be ended this way when the stock is used up")
+                if self._take_is_forced(self._take_actions()):
+                    raise IllegalActionError(
+                        "forced-take", "the stock is used up and the discard matches your meld: you must take it (Bicycle 'Forcing')")
+                return
+            raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
+        # P_PLAY
+        if kind in (MELD, ADD):
+            self._check_meld_like(action, raise_error=True)
+            return
+        if kind == DISCARD:
+            self._check_discard(action, raise_error=True)
+            return
+        if kind == RETRACT:
+            side = self.variant.side_of(self.turn)
+            if not self.turn_created or self.opened[side] or self._pending_met(side):
+                raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
+            return
+        if kind == END:
+            if not self.no_discard:
+                raise IllegalActionError("end-timing", "end your turn with a discard")
+            return
+        if kind in (DRAW, TAKE):
+            raise IllegalActionError("already-drawn", "you have already drawn this turn")
+        raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
+
+    def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
+        if raise_error:
+            raise IllegalActionError(rule, message)
+        return False
+
+    def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool:
+        need: dict[int, int] = {}
+        for c in cards:
+            if not 0 <= c < NUM_CODES:
+                return False
+            need[c] = need.get(c, 0) + 1
+        return all(hand[c] >= k for c, k in need.items())
+
+    def _can_finish(self, side: int, counts: tuple[int, int], took_pile: bool,
+                    concealed_possible: bool) -> str | None:
+        """Why the player may not empty the hand now, or None if they may."""
+        if self.permission is False:
+            return "partner said no to 'may I go out?': you may not go out this turn"
+        if not self._canastas_ok(side, counts):
+            v = self.variant
+            need = f"{v.canastas_to_go_out} canasta(s)"
+            if v.natural_canastas_to_go_out:
+                need += f", {v.natural_canastas_to_go_out} of them natural"
+            return f"your side needs {need} to go out, so you must keep a card (Bicycle 'Going Out')"
+        if not self._pending_met(side) and not (concealed_possible and not took_pile):
+            return "your initial meld has not reached the minimum count"
+        return None
+
+    def _concealed_now(self, seat: int, created: set[int], added_existing: bool, side: int) -> bool:
+        """Bicycle 'Concealed Hand': no prior meld, no additions to partner's melds, a canasta made."""
+        if self.variant.rules["concealed_rule"] == "side":
+            if any(r not in created for r in self.melds[side]):
+                return False
+        elif self.melded_before[seat] or added_existing:
+            return False
+        return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
+
+    def _check_take(self, action: Action, raise_error: bool) -> bool:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        f = self._fail
+        if self.pile_barred:
+            return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
+        if not self.pile:
+            return f(raise_error, "pile-empty", "the discard pile is empty")
+        top = self.pile[-1]
+        if _is_wild(top) or is_black_three(top) or is_red_three(top):
+            return f(raise_error, "pile-blocked",
+                     f"the pile is topped by {format_card(top)}: it cannot be taken until another card covers it (Bicycle 'Frozen Pile')")
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
+            return f(raise_error, "one-card-pile",
+                     "holding one card you may not take a pile of one card (Bicycle 'A player holding only one card may not take a discard pile of only one card')")
+        hand = self.hands[seat]
+        cards = action.cards
+        if not self._has_cards(hand, cards):
+            return f(raise_error, "not-in-hand", "you do not hold those cards")
+        r = top >> 2
+        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        meld = self.melds[side].get(r)
+        nats = [c for c in cards if not _is_wild(c)]
+        wilds = [c for c in cards if _is_wild(c)]
+        if any(c >> 2 != r for c in nats):
+            return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)})")
+        if len(cards) == 0:
+            if meld is None:
+                return f(raise_error, "take-needs-meld",
+                         "to take the pile show two cards that meld with the top card, or have a meld of its rank")
+            if frozen and not (v.frozen_pile_add_to_meld and self.opened[side]):
+                return f(raise_error, "pile-frozen", self._frozen_reason(side))
+        elif len(cards) == 2:
+            if len(nats) == 2:
+                pass
+            elif len(nats) == 1:
+                if frozen:
+                    return f(raise_error, "pile-frozen", self._frozen_reason(side))
+            else:
+                return f(raise_error, "take-naturals", "a meld needs at least two natural cards")
+        else:
+            return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top card to your meld)")
+        if meld is not None and wilds:
+            if v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
+                return f(raise_error, "wild-limit", "that meld cannot take another wild card")
+        rest = len(self.pile) - 1
+        after = self.hand_sizes[seat] - len(cards) + rest
+        if not self.opened[side]:
+            used = list(cards) + [top]
+            value = sum(v.values[c] for c in used)
+            left = list(hand)
+            for c in cards:
+                left[c] -= 1
+            if value + _max_meld_value(v, left, exclude_rank=r) < self.minimum(side):
+                return f(raise_error, "minimum-count",
+                         f"your side's initial meld needs {self.minimum(side)} points; the top card and your hand cannot make it")
+            # Until the minimum is met the rest of the pile stays aside.
+            after = self.hand_sizes[seat] - len(cards)
+            if value >= self.minimum(side):
+                after += rest
+        if after <= 1:
+            counts = self._canastas(side)
+            if meld is not None and meld.size < 7 <= meld.size + 1 + len(cards):
+                counts = (counts[0] + 1, counts[1] + (1 if not wilds and not meld.wilds else 0))
+            why = self._can_finish(side, counts, True, False)
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+        return True
+
+    def _frozen_reason(self, side: int) -> str:
+        if not self.opened[side]:
+            return "your side has not melded, so the pile is frozen for you: take it only with a natural pair (Bicycle 'Taking the Pile')"
+        return "the pile is frozen: take it only with a natural pair matching the top card (Bicycle 'Frozen Pile')"
+
+    def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        f = self._fail
+        cards = action.cards
+        if self.phase != P_PLAY:
+            return f(raise_error, "draw-first", "draw first")
+        if not cards:
+            return f(raise_error, "no-cards", "name the cards to meld")
+        if not self._has_cards(self._usable(seat), cards):
+            if self.unusable is not None and self._has_cards(self.hands[seat], cards):
+                return f(raise_error, "pile-cards-unusable",
+                         "cards taken with the pile cannot be melded this turn (table rule only_top_card_usable)")
+            return f(raise_error, "not-in-hand", "you do not hold those cards")
+        melds = self.melds[side]
+        wilds = sum(1 for c in cards if _is_wild(c))
+        nat_codes = [c for c in cards if not _is_wild(c)]
+        size = self.hand_sizes[seat]
+        counts = self._canastas(side)
+        if action.kind == MELD:
+            if nat_codes and all(is_black_three(c) for c in nat_codes):
+                if wilds or not 3 <= len(cards) <= 4:
+                    return f(raise_error, "black-three-meld",
+                             "black threes meld only as three or four black threes without wild cards (Fragment)")
+                if size - len(cards) > 1:
+                    return f(raise_error, "black-three-timing",
+                             "black threes may only be melded when going out (Bicycle 'Melds')")
+                if THREE in melds:
+                    return f(raise_error, "duplicate-meld", "your side already has a meld of black threes")
+                why = self._can_finish(side, counts, self.took_pile,
+                                       self._concealed_now(seat, self.turn_created | {THREE}, self.turn_added_existing, side))
+                if why:
+                    return f(raise_error, "black-three-timing", "black threes may only be melded when going out: " + why)
+                return True
+            if not nat_codes:
+                if not v.wild_canastas:
+                    return f(raise_error, "meld-naturals", "wild cards may never be melded without natural cards (Bicycle 'Melds')")
+                if len(cards) < 3:
+                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                if WILD_RANK in melds:
+                    return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
+                if len(cards) > 7:
+                    return f(raise_error, "meld-size", "a meld of wild cards has at most seven cards")
+                new_rank, nat, w = WILD_RANK, len(cards), 0
+            else:
+                r = nat_codes[0] >> 2
+                if any(c >> 2 != r for c in nat_codes) or r == THREE:
+                    if any(is_red_three(c) for c in nat_codes):
+                        return f(raise_error, "red-three", "red threes are laid out, never melded")
+                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank (Bicycle 'Melds')")
+                if r in melds:
+                    return f(raise_error, "duplicate-meld",
+                             f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
+                if len(nat_codes) < 2:
+                    return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards (Bicycle 'Melds')")
+                if len(cards) < 3:
+                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                if wilds > v.wild_capacity(len(nat_codes), 0, False):
+                    return f(raise_error, "wild-limit", self._wild_limit_text())
+                new_rank, nat, w = r, len(nat_codes), wilds
+            new_size = nat + w
+            created = self.turn_created | {new_rank}
+            if new_size >= 7:
+                counts = (counts[0] + 1, counts[1] + (0 if w else 1))
+            added_existing = self.turn_added_existing
+        else:  # ADD
+            r = action.target
+            m = melds.get(r)
+            if m is None:
+                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r) if r else 'that rank'}")
+            if r == THREE:
+                if wilds or any(not is_black_three(c) for c in cards) or m.size + len(cards) > 4:
+                    return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
+            elif r == WILD_RANK:
+                if nat_codes:
+                    return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
+                if m.size + len(cards) > 7:
+                    return f(raise_error, "meld-size", "a meld of wild cards has at most seven cards")
+            else:
+                if any(c >> 2 != r for c in nat_codes):
+                    if any(is_red_three(c) for c in nat_codes):
+                        return f(raise_error, "red-three", "red threes are laid out, never melded")
+                    return f(raise_error, "meld-rank", f"only {_rank_name(r)} and wild cards can be added to that meld")
+                n2 = m.naturals + len(nat_codes)
+                w2 = m.wilds
+                for _ in range(wilds):
+                    if v.wild_capacity(n2, w2, n2 + w2 >= 7) <= 0:
+                        return f(raise_error, "wild-limit", self._wild_limit_text())
+                    w2 += 1
+            was_canasta = m.size >= 7
+            new_size = m.size + len(cards)
+            if r == WILD_RANK:
+                nat, w = new_size, 0
+            else:
+                nat, w = m.naturals + len(nat_codes), m.wilds + wilds
+            if new_size >= 7 and not was_canasta:
+                counts = (counts[0] + 1, counts[1] + (0 if w else 1))
+            elif was_canasta and m.wilds == 0 and w > 0:
+                counts = (counts[0], counts[1] - 1)
+            created = self.turn_created
+            added_existing = self.turn_added_existing or r not in self.turn_created
+        left = size - len(cards)
+        if left <= 1:
+            concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
+            why = self._can_finish(side, counts, self.took_pile, concealed)
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+            if left == 1 and self.no_discard:
+                pass
+        return True
+
+    def _concealed_now_hyp(self, seat: int, side: int, created: set[int], added_existing: bool,
+                           action: Action, new_size: int) -> bool:
+        """Would the player's melds this turn, after ``action``, make a concealed hand?"""
+        if self.variant.rules["concealed_rule"] == "side":
+            if any(r not in created for r in self.melds[side]):
+                return False
+        elif self.melded_before[seat] or added_existing:
+            return False
+        target = action.target if action.kind == ADD else None
+        for r in created:
+            m = self.melds[side].get(r)
+            size = m.size if m is not None else 0
+            if r == target or (m is None and action.kind == MELD):
+                size = new_size
+            if size >= 7:
+                return True
+        return False
+
+    def _wild_limit_text(self) -> str:
+        if self.variant.wilds_not_more_than_naturals:
+            return "a meld may never have more wild cards than natural cards, nor more than three (Encyclopedia)"
+        return "a meld may hold at most three wild cards until it is a canasta (Bicycle 'Melds')"
+
+    def _check_discard(self, action: Action, raise_error: bool) -> bool:
+        seat = self.turn
+        side = self.variant.side_of(seat)
+        f = self._fail
+        if len(action.cards) != 1:
+            return f(raise_error, "discard-one", "discard exactly one card")
+        c = action.cards[0]
+        if not self._has_cards(self.hands[seat], action.cards):
+            return f(raise_error, "not-in-hand", "you do not hold that card")
+        if is_red_three(c):
+            return f(raise_error, "red-three", "a red three can never be discarded")
+        if self.no_discard:
+            return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
+        if not self._pending_met(side):
+            return f(raise_error, "minimum-count",
+                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract (Bicycle 'Insufficient Melds')")
+        if self.hand_sizes[seat] == 1:
+            concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
+            why = self._can_finish(side, self._canastas(side), self.took_pile, concealed)
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+        return True
+
+    # ---------------------------------------------------------- transitions
+    def apply(self, action: Action) -> Game:
+        """Check and perform ``action``; on error the game is unchanged."""
+        self.check(action)
+        self._do(action)
+        return self
+
+    def push(self, action: Action) -> Game:
+        """Perform an action taken from :meth:`legal_actions` without re-checking it."""
+        self._do(action)
+        return self
+
+    def _do(self, action: Action) -> None:
+        seat = self.actor
+        got: list[int] = []
+        kind = action.kind
+        entry = (seat, action, ())
+        self.history.append(entry)
+        if kind == DRAW:
+            self._do_draw(got)
+        elif kind == TAKE:
+            self._do_take(action)
+        elif kind == MELD:
+            self._do_meld(action)
+        elif kind == ADD:
+            self._do_add(action)
+        elif kind == DISCARD:
+            self._do_discard(action)
+        elif kind == ASK:
+            self.asked = True
+            self.return_phase = self.phase
+            self.phase = P_ANSWER
+        elif kind in (YES, NO):
+            self.permission = kind == YES
+            self.phase = self.return_phase
+        elif kind == RETRACT:
+            self._do_retract()
+        elif kind == END:
+            self._end_hand(None)
+        if got:
+            self.history[-1] = (seat, action, tuple(got))
+
+    def _do_draw(self, got: list[int]) -> None:
+        seat = self.turn
+        if not self.stock:
+            self._reshuffle()
+        self.phase = P_PLAY
+        self.drawn = True
+        for _ in range(self.variant.draw_count):
+            if not self.stock:
+                break
+            before = len(got)
+            if not self._draw_one(seat, got):
+                return
+            if is_red_three(got[before]) and not self._lay_out_red_threes(seat, got):
+                return
+
+    def _reshuffle(self) -> None:
+        """Encyclopedia: 'flipping over the discard pile and turning it into a new stock'."""
+        self.reshuffles += 1
+        cards = self.pile
+        self.pile = []
+        self.frozen = False
+        random.Random(f"{self.seed}/{self.hand_no}/reshuffle/{self.reshuffles}").shuffle(cards)
+        self.stock = cards
+
+    def _do_take(self, action: Action) -> None:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        hand = self.hands[seat]
+        top = self.pile.pop()
+        r = top >> 2
+        self.take_snapshot = {"cards": action.cards, "top": top, "frozen": self.frozen,
+                              "pile": list(self.pile), "red_threes": len(self.red_threes[side])}
+        for c in action.cards:
+            hand[c] -= 1
+        self.hand_sizes[seat] -= len(action.cards)
+        meld = self.melds[side].get(r)
+        if meld is None:
+            meld = Meld(r)
+            self.melds[side][r] = meld
+            self.turn_created.add(r)
+        elif r not in self.turn_created:
+            self.turn_added_existing = True
+        meld.put(top)
+        for c in action.cards:
+            meld.put(c)
+        self.phase = P_PLAY
+        self.drawn = True
+        self.took_pile = True
+        rest = self.pile
+        self.pile = []
+        self.frozen = False
+        if not self.opened[side]:
+            self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
+            self.pile_aside = rest
+            self._check_opened(side)
+        else:
+            self._take_rest(seat, rest)
+        self._after_hand_change(seat)
+
+    def _take_rest(self, seat: int, rest: list[int]) -> None:
+        side = self.variant.side_of(seat)
+        hand = self.hands[seat]
+        if self.variant.rules["only_top_card_usable"]:
+            self.unusable = [0] * NUM_CODES
+        for c in rest:
+            if is_red_three(c):  # Bicycle: 'place the card face up but do not draw a new card'
+                self.red_threes[side].append(c)
+                continue
+            hand[c] += 1
+            self.hand_sizes[seat] += 1
+            if self.unusable is not None:
+                self.unusable[c] += 1
+
+    def _check_opened(self, side: int) -> None:
+        if self.pending_value >= self.minimum(self.variant.side_of(self.turn)):
+            self.opened[side] = True
+            if self.pile_aside is not None:
+                rest = self.pile_aside
+                self.pile_aside = None
+                self._take_rest(self.turn, rest)
+
+    def _do_meld(self, action: Action) -> None:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        cards = action.cards
+        nat = [c for c in cards if not _is_wild(c)]
+        rank = nat[0] >> 2 if nat else WILD_RANK
+        m = Meld(rank, list(cards))
+        self.melds[side][rank] = m
+        self.turn_created.add(rank)
+        self._remove_from_hand(seat, cards)
+        if not self.opened[side]:
+            self.pending_value += sum(v.values[c] for c in cards)
+            self._check_opened(side)
+        self._after_hand_change(seat)
+
+    def _do_add(self, action: Action) -> None:
+        v = self.variant
+        seat = self.turn
+        side = v.side_of(seat)
+        m = self.melds[side][action.target]
+        # naturals first, so that a meld that becomes a canasta may take extra wilds
+        for c in sorted(action.cards, key=_is_wild):
+            m.put(c)
+        if action.target not in self.turn_created:
+            self.turn_added_existing = True
+        self._remove_from_hand(seat, action.cards)
+        if not self.opened[side]:
+            self.pending_value += sum(v.values[c] for c in action.cards)
+            self._check_opened(side)
+        self._after_hand_change(seat)
+
+    def _remove_from_hand(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand[c] -= 1
+            if self.unusable is not None and self.unusable[c] > hand[c]:
+                self.unusable[c] = hand[c]
+        self.hand_sizes[seat] -= len(cards)
+
+    def _after_hand_change(self, seat: int) -> None:
+        if self.hand_sizes[seat] == 0 and self.pile_aside is None:
+            self._go_out(seat)
+
+    def _do_discard(self, action: Action) -> None:
+        seat = self.turn
+        side = self.variant.side_of(seat)
+        c = action.cards[0]
+        self._remove_from_hand(seat, action.cards)
+        self.pile.append(c)
+        if _is_wild(c) or (is_black_three(c) and self.variant.black_three_freezes):
+            self.frozen = True
+        if self.hand_sizes[seat] == 0:
+            self._go_out(seat)
+            return
+        if self.permission is True:
+            # Denexa penalties: 'Not being able to go out after having asked "May I go out?"'
+            self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        seat = self.turn
+        if self.turn_created or self.turn_added_existing:
+            self.melded_before[seat] = True
+        self.turn = (seat + 1) % self.num_players
+        self._reset_turn()
+        if not self.stock and self.variant.rules["stock_out"] == "end" and not (
+                self.variant.rules["stock_reshuffle"] and self.pile):
+            self._end_hand(None)
+
+    def _do_retract(self) -> None:
+        """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
+        seat = self.turn
+        side = self.variant.side_of(seat)
+        hand = self.hands[seat]
+        snap = self.take_snapshot if self.took_pile else None
+        for r in list(self.turn_created):
+            m = self.melds[side].pop(r)
+            for c in m.cards:
+                hand[c] += 1
+            self.hand_sizes[seat] += m.size
+        if snap is not None:
+            hand[snap["top"]] -= 1
+            self.hand_sizes[seat] -= 1
+            self.pile = list(snap["pile"]) + [snap["top"]]
+            self.frozen = snap["frozen"]
+            self.pile_aside = None
+            self.took_pile = False
+            self.drawn = False
+            self.phase = P_DRAW
+            self.pile_barred = True
+        self.turn_created = set()
+        self.pending_value = 0
+        self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
+
+    def _go_out(self, seat: int) -> None:
+        side = self.variant.side_of(seat)
+        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
+        self._end_hand(seat, concealed)
+
+    # ------------------------------------------------------------- scoring
+    def _end_hand(self, went_out: int | None, concealed: bool = False) -> None:
+        v = self.variant
+        n = self.num_players
+        self.hand_over = True
+        red_total = sum(len(r) for r in self.red_threes)
+        results = []
+        for side in range(self.num_sides):
+            seats = [s for s in range(n) if v.side_of(s) == side]
+            melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
+            hands = [self.hand_cards(s) for s in seats]
+            results.append(score_side(
+                v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
+                went_out=went_out is not None and v.side_of(went_out) == side,
+                concealed=concealed and went_out is not None and v.side_of(went_out) == side,
+                all_red_threes=len(self.red_threes[side]) == 4 and red_total == 4,
+                penalties=list(self.penalties[side])))
+        totals = [r["total"] for r in results]
+        for side, t in enumerate(totals):
+            self.scores[side] += t
+        self.hand_results.append({"hand": self.hand_no, "went_out": went_out, "concealed": concealed,
+                                  "sides": results, "totals": list(self.scores),
+                                  "actions_end": len(self.history)})
+        top = max(self.scores)
+        if top >= v.target_score and self.scores.count(top) == 1:
+            self.winner = self.scores.index(top)
+            self.phase = P_OVER
+            return
+        self._deal()
+
+    # ---------------------------------------------------------- observation
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, and everything face up on the table."""
+        if not 0 <= seat < self.num_players:
+            raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
+        v = self.variant
+        side = v.side_of(seat)
+        return {
+            "variant": self.variant_name,
+            "rules": dict(v.rules),
+            "players": self.num_players,
+            "seat": seat,
+            "side": side,
+            "partner": v.partner_of(seat),
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "actor": self.actor if not self.is_over else None,
+            "phase": self.phase,
+            "hand": [format_card(c) for c in self.hand_cards(seat)],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": len(self.stock),
+            "pile_size": len(self.pile),
+            "pile_top": format_card(self.pile[-1]) if self.pile else None,
+            # Every card in the pile was seen face up when it was discarded or turned.
+            "pile": [format_card(c) for c in self.pile],
+            "frozen": self.frozen or v.always_frozen,
+            "melds": [[{"rank": _meld_rank_text(m.rank), "cards": [format_card(c) for c in m.cards],
+                        "canasta": m.size >= 7, "natural": m.wilds == 0}
+                       for m in self.melds[s].values()] for s in range(self.num_sides)],
+            "red_threes": [[format_card(c) for c in r] for r in self.red_threes],
+            "opened": list(self.opened),
+            "minimum": [self.minimum(s) for s in range(self.num_sides)],
+            "pending_value": self.pending_value,
+            "scores": list(self.scores),
+            "asked": self.asked,
+            "permission": self.permission,
+            "hand_results": self.hand_results,
+            "winner": self.winner,
+        }
+
+    # --------------------------------------------------------- persistence
+    def copy(self) -> Game:
+        return Game.from_dict(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA_VERSION,
+            "variant": self.variant_name,
+            "rules_version": self.variant.rules_version,
+            "rules": self.variant.non_default_rules(),
+            "players": self.num_players,
+            "seed": self.seed,
+            "scores": list(self.scores),
+            "hand_results": self.hand_results,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "phase": self.phase,
+            "reshuffles": self.reshuffles,
+            "stock": list(self.stock),
+            "pile": list(self.pile),
+            "frozen": self.frozen,
+            "hands": [self.hand_cards(s) for s in range(self.num_players)],
+            "melds": [[[m.rank, list(m.cards)] for m in d.values()] for d in self.melds],
+            "red_threes": [list(r) for r in self.red_threes],
+            "opened": list(self.opened),
+            "minimum_extra": list(self.minimum_extra),
+            "penalties": [[list(p) for p in ps] for ps in self.penalties],
+            "melded_before": list(self.melded_before),
+            "turn": self.turn,
+            "return_phase": getattr(self, "return_phase", P_DRAW),
+            "drawn": self.drawn,
+            "took_pile": self.took_pile,
+            "pile_barred": self.pile_barred,
+            "asked": self.asked,
+            "permission": self.permission,
+            "turn_created": sorted(self.turn_created),
+            "turn_added_existing": self.turn_added_existing,
+            "pending_value": self.pending_value,
+            "pile_aside": self.pile_aside,
+            "take_snapshot": self.take_snapshot and {**self.take_snapshot, "cards": list(self.take_snapshot["cards"])},
+            "unusable": self.unusable,
+            "no_discard": self.no_discard,
+            "history": [[s, a.kind, list(a.cards), a.target, list(g)] for s, a, g in self.history],
+            "deals": self.deals,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        try:
+            if d.get("schema") != SCHEMA_VERSION:
+                raise SchemaError(f"saved position has schema {d.get('schema')!r}; this version reads {SCHEMA_VERSION}")
+            g = cls(d["variant"], d["players"], d["seed"], d.get("rules") or {}, _deal=False)
+            g.scores = list(d["scores"])
+            g.hand_results = d["hand_results"]
+            g.hand_no = d["hand_no"]
+            g.dealer = d["dealer"]
+            g.winner = d["winner"]
+            g.reshuffles = d.get("reshuffles", 0)
+            g.stock = list(d["stock"])
+            g.pile = list(d["pile"])
+            g.frozen = bool(d["frozen"])
+            g.hands = []
+            for cards in d["hands"]:
+                counts = [0] * NUM_CODES
+                for c in cards:
+                    counts[c] += 1
+                g.hands.append(counts)
+            g.hand_sizes = [sum(h) for h in g.hands]
+            g.melds = []
+            for side_melds in d["melds"]:
+                g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
+            g.red_threes = [list(r) for r in d["red_threes"]]
+            g.opened = list(d["opened"])
+            g.minimum_extra = list(d["minimum_extra"])
+            g.penalties = [[(str(n), int(p)) for n, p in ps] for ps in d["penalties"]]
+            g.melded_before = list(d["melded_before"])
+            g.turn = d["turn"]
+            g.hand_over = False
+            g._reset_turn()
+            g.phase = d["phase"]
+            g.return_phase = d.get("return_phase", P_DRAW)
+            g.drawn = d["drawn"]
+            g.took_pile = d["took_pile"]
+            g.pile_barred = d["pile_barred"]
+            g.asked = d["asked"]
+            g.permission = d["permission"]
+            g.turn_created = set(d["turn_created"])
+            g.turn_added_existing = d["turn_added_existing"]
+            g.pending_value = d["pending_value"]
+            g.pile_aside = d["pile_aside"]
+            snap = d["take_snapshot"]
+            g.take_snapshot = snap and {**snap, "cards": tuple(snap["cards"])}
+            g.unusable = d["unusable"]
+            g.no_discard = d["no_discard"]
+            g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
+            g.deals = d.get("deals", [])
+        except SchemaError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SchemaError(f"saved position is incomplete or malformed: {exc!r}") from exc
+        g._validate_loaded()
+        return g
+
+    def _validate_loaded(self) -> None:
+        total = len(self.stock) + len(self.pile) + sum(self.hand_sizes)
+        total += sum(m.size for d in self.melds for m in d.values())
+        total += sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
+        expected = len(self.variant.deck())
+        if total != expected:
+            raise SchemaError(f"saved position holds {total} cards; {self.variant_name} uses {expected}")
+        if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER):
+            raise SchemaError(f"unknown phase {self.phase!r}")
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        import json
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SchemaError(f"not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise SchemaError("a saved position is a JSON object")
+        return cls.from_dict(data)
+
+    def card_count(self) -> int:
+        """Cards in play anywhere (conservation check)."""
+        total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
+        total += sum(m.size for d in self.melds for m in d.values())
+        return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
+
+
+def _meld_rank_text(rank: int) -> str:
+    if rank == WILD_RANK:
+        return "wild"
+    return format_rank(rank)
+
+
+def _discard_kind(code: int) -> int:
+    """Discards that differ only by suit are the same move, except threes (colour) ."""
+    if code == JOKER:
+        return JOKER
+    r = code >> 2
+    if r == THREE:
+        return code
+    return r * 4
+
+
+def _max_meld_value(v: Classic, counts: list[int], exclude_rank: int) -> int:
+    """An upper bound on the points the hand could meld now (for the initial-meld take check)."""
+    jokers = counts[JOKER]
+    twos = sum(counts[c] for c in _TWO_CODES)
+    total = 0
+    pairs: list[int] = []
+    for r in _NATURAL_RANKS:
+        base = r * 4
+        n = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+        if r == exclude_rank:
+            total += n * v.values[base]  # joins the meld with the top card
+            continue
+        if n >= 3:
+            total += n * v.values[base]
+        elif n == 2:
+            pairs.append(2 * v.values[base])
+    wilds = jokers + twos
+    pairs.sort(reverse=True)
+    total += sum(pairs[:wilds])
+    return total + jokers * v.values[JOKER] + twos * v.values[TWO * 4]
+
+
+__all__ = ["Game", "Meld", "P_ANSWER", "P_DRAW", "P_OVER", "P_PLAY", "SCHEMA_VERSION", "WILD_RANK", "_is_wild"]

@@ -1,0 +1,74 @@
+"""Text notation for actions (records live in :mod:`canasta.record`).
+
+An action is one short line: a verb and its cards, e.g. ``draw``, ``take Kh Kd``,
+``meld 9s 9h 2c``, ``add K Kc JK``, ``discard 4d``, ``ask``, ``yes``, ``no``,
+``retract``, ``end``. In a record it is preceded by its actor: ``2: discard 4d``.
+See docs/notation.md.
+"""
+
+from __future__ import annotations
+
+from canasta.cards import format_card, format_rank, parse_card, parse_rank
+from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, TAKE, Action
+from canasta.errors import NotationError
+
+_WILD_TARGET = "W"
+_THREE_TARGET = "3"
+
+
+def format_action(action: Action) -> str:
+    parts = [action.kind]
+    if action.kind == ADD:
+        parts.append(_WILD_TARGET if action.target == 1 else format_rank(action.target))
+    parts.extend(format_card(c) for c in action.cards)
+    return " ".join(parts)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action (without actor). Raises :class:`NotationError` on bad text."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    verb = words[0].lower()
+    if verb not in KINDS:
+        raise NotationError(f"unknown action {words[0]!r}; actions are: {', '.join(KINDS)}")
+    args = words[1:]
+    target = 0
+    if verb == ADD:
+        if not args:
+            raise NotationError("add needs a meld (its rank) and cards, e.g. 'add K Kc'")
+        first = args[0]
+        if first.upper() == _WILD_TARGET:
+            target, args = 1, args[1:]
+        else:
+            try:
+                target = parse_rank(first)
+                args = args[1:]
+            except NotationError:
+                # 'add Kc' alone: the meld is the natural card's rank
+                target = 0
+    cards = tuple(parse_card(a) for a in args)
+    if verb == ADD and target == 0:
+        naturals = [c for c in cards if c != 60 and not 8 <= c <= 11]
+        if not naturals:
+            raise NotationError("add with only wild cards must name the meld, e.g. 'add K 2c'")
+        target = naturals[0] >> 2
+    if verb in (MELD, DISCARD) and not cards:
+        raise NotationError(f"{verb} needs cards")
+    if verb not in (MELD, ADD, DISCARD, TAKE) and cards:
+        raise NotationError(f"{verb} takes no cards")
+    return Action(verb, cards, target)
+
+
+def format_move(seat: int, action: Action) -> str:
+    return f"{seat}: {format_action(action)}"
+
+
+def parse_move(line: str) -> tuple[int, Action]:
+    head, sep, rest = line.partition(":")
+    if not sep or not head.strip().isdigit():
+        raise NotationError(f"a move is 'SEAT: ACTION', e.g. '0: draw', not {line!r}")
+    return int(head), parse_action(rest)
+
+
+_ = _THREE_TARGET

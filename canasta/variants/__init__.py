@@ -1,0 +1,29 @@
+"""The variant registry: ``find_variant("classic")``."""
+
+from __future__ import annotations
+
+from canasta.errors import UnknownVariantError
+from canasta.variants.base import Option, Variant
+from canasta.variants.classic import Classic
+
+VARIANTS: dict[str, type[Variant]] = {}
+ALIASES: dict[str, str] = {"canasta": "classic"}
+
+
+def register(cls: type[Variant]) -> type[Variant]:
+    VARIANTS[cls.name] = cls
+    return cls
+
+
+def find_variant(name: str) -> type[Variant]:
+    key = ALIASES.get(name.strip().lower(), name.strip().lower())
+    try:
+        return VARIANTS[key]
+    except KeyError:
+        raise UnknownVariantError(
+            f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}") from None
+
+
+register(Classic)
+
+__all__ = ["VARIANTS", "Classic", "Option", "Variant", "find_variant", "register"]

@@ -1,0 +1,113 @@
+"""Variant definitions: parameters as data, rule differences as small hooks.
+
+A :class:`Variant` subclass sets class-level tables and declares its named
+table-rule :class:`Option` s. An instance is a variant *bound* to a player count
+and chosen options; the engine reads its plain attributes on the hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from canasta.cards import JOKER, TWO, build_deck, rank_of
+from canasta.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named table rule. ``choices`` limits string options; ``source`` cites the text."""
+
+    name: str
+    default: Any
+    help: str
+    source: str = ""
+    choices: tuple[Any, ...] | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Turn a command-line string or JSON value into the option's type."""
+        kind = type(self.default)
+        if isinstance(value, str) and kind is not str:
+            text = value.strip().lower()
+            if kind is bool:
+                if text in ("1", "true", "yes", "on"):
+                    value = True
+                elif text in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise OptionError(f"option {self.name} takes true or false, not {value!r}")
+            elif kind is int:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise OptionError(f"option {self.name} takes a whole number, not {value!r}") from None
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            if not (kind is int and isinstance(value, int) and not isinstance(value, bool)):
+                raise OptionError(f"option {self.name} takes a {kind.__name__}, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+        return value
+
+
+class Variant:
+    """Base of all variants. Subclasses override class attributes and hooks."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    rules_version: ClassVar[int] = 1
+    player_counts: ClassVar[tuple[int, ...]] = (4,)
+    options: ClassVar[dict[str, Option]] = {}
+
+    def __init__(self, num_players: int, rules: dict[str, Any] | None = None) -> None:
+        if num_players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise OptionError(f"{self.name} is played by {counts} players, not {num_players}")
+        self.num_players = num_players
+        chosen = dict(rules or {})
+        unknown = sorted(set(chosen) - set(self.options))
+        if unknown:
+            raise OptionError(
+                f"{self.name} has no table rule {unknown[0]!r}; known: {', '.join(sorted(self.options))}"
+            )
+        self.rules: dict[str, Any] = {}
+        for key, opt in self.options.items():
+            self.rules[key] = opt.coerce(chosen[key]) if key in chosen else self.player_default(key)
+        self.bind()
+
+    # -- parameters ---------------------------------------------------------
+    def player_default(self, key: str) -> Any:
+        """Default of an option, which may depend on the number of players."""
+        return self.options[key].default
+
+    def bind(self) -> None:
+        """Compute derived attributes from ``self.rules``."""
+
+    def non_default_rules(self) -> dict[str, Any]:
+        return {k: v for k, v in self.rules.items() if v != self.player_default(k)}
+
+    def deck(self) -> list[int]:
+        raise NotImplementedError
+
+    @property
+    def num_sides(self) -> int:
+        return 2 if self.num_players == 4 else self.num_players
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.num_sides
+
+    def partner_of(self, seat: int) -> int | None:
+        if self.num_players == 4:
+            return (seat + 2) % 4
+        return None
+
+    def describe_rules(self) -> dict[str, Any]:
+        return dict(self.rules)
+
+
+def standard_deck(decks: int, jokers: int, drop_per_rank: int = 0) -> list[int]:
+    return build_deck(decks, jokers, drop_per_rank)
+
+
+def is_wild_code(code: int) -> bool:
+    return code == JOKER or rank_of(code) == TWO

@@ -1,0 +1,180 @@
+"""Classic Canasta for 4 (partnerships), 3 and 2 players.
+
+Sources (``shared/rules``): classic-canasta-bicycle.txt ("Bicycle"),
+triple-play-...-classic.txt sections "Canasta" and "Canasta for two players"
+("Denexa"), encyclopedia-canasta-and-variants.txt ("Encyclopedia"),
+classic-play-going-out-scoring-fragment.txt ("Fragment") and
+classic-terms-and-modern-american.txt ("Terms"). Where they disagree the default
+is documented in docs/variants/classic.md and the other reading is an option.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from canasta.cards import ACE, JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
+from canasta.variants.base import Option, Variant, standard_deck
+
+O = Option
+
+CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
+    O("hand_size", 0, "cards dealt to each player; 0 means by player count (11 for 4, 13 for 3, 15 for 2)",
+      "Encyclopedia: 'A number of cards other than 11 may be dealt ... 13 and 15 being common choices'"),
+    O("draw_count", 0, "cards drawn from the stock each turn; 0 means by player count (2 for 2 players, else 1)",
+      "Denexa 'Canasta for two players'; Encyclopedia: 'draw two cards rather than one each turn'"),
+    O("canastas_to_go_out", 0, "canastas a side needs to go out; 0 means by player count (2 for 2 players, else 1)",
+      "Bicycle 'at least one canasta to go out'; Encyclopedia 'Require that two canastas be played in order to go out'"),
+    O("natural_canastas_to_go_out", 0, "how many of the canastas needed to go out must be natural",
+      "Encyclopedia: 'Variation on the above: Require one or both to be natural canastas'", (0, 1, 2)),
+    O("wild_limit", "three", "wild cards allowed in a meld that is not yet a canasta: at most three ('three'), "
+      "or also never more wild than natural ('not_more_than_naturals')",
+      "Bicycle/Denexa 'not more than three wild cards'; Encyclopedia 'never have more wild cards than natural cards'",
+      ("three", "not_more_than_naturals")),
+    O("black_three_freezes", False, "a black three in the pile freezes it (Bicycle) instead of only blocking the next player",
+      "Bicycle 'frozen any time it contains ... a black three'; Denexa/Fragment: blocks only while on top"),
+    O("black_three_upcard_covered", True, "a black three turned as the first upcard is covered like a red three or wild card",
+      "Bicycle/Encyclopedia cover any three; Denexa covers only jokers, 2s and red 3s"),
+    O("always_frozen", False, "the pile is always frozen: taken only with a natural pair (Uruguayan rummy)",
+      "Encyclopedia: 'require that a natural pair be played ... (i.e., the pile is always frozen)'"),
+    O("frozen_pile_add_to_meld", False, "a frozen pile may also be taken by adding the top card to an existing meld",
+      "Bicycle allows only a natural pair when frozen; some tables allow the meld addition"),
+    O("negative_minimum", 15, "initial meld minimum when the side's score is negative",
+      "Bicycle 'Minus Score 0'; Encyclopedia/Denexa 'Negative 15' (no meld is below 15, so they agree in play)", (0, 15, 50)),
+    O("fifty_below_1500", False, "every side below 1500 (negative included) needs 50",
+      "Encyclopedia: 'Require that all players with less than 1,500 points meld 50, even with a negative score'"),
+    O("retract_raises_minimum", 10, "points added to the side's minimum for the deal when an insufficient initial meld is retracted",
+      "Bicycle: 'may also retract all cards in the meld ... penalized ... by an increase of ten points in the minimum count'"),
+    O("concealed_rule", "player", "going out concealed needs no earlier meld by the player ('player', Bicycle) or by the side ('side')",
+      "Bicycle 'must not have made a prior meld ... not added to a partner's melds'; Denexa/Encyclopedia 'without the partnership having previously melded'",
+      ("player", "side")),
+    O("concealed_bonus", 100, "extra bonus for going out concealed, on top of going out",
+      "Bicycle 'an extra 100'; Encyclopedia suggests 250 or 500 when two canastas are needed"),
+    O("going_out_bonus", 100, "bonus for going out", "Bicycle 'For going out 100'"),
+    O("seven_canastas_win", False, "a side that melds 7 canastas in one hand gains 5000 and wins",
+      "Encyclopedia: 'any player/team that manages to meld 7 canastas in one hand ... automatically gain 5000 points'"),
+    O("wild_canastas", False, "melds made entirely of wild cards are allowed (a wild canasta scores as natural, 500)",
+      "Encyclopedia: 'Allowing canastas made entirely of wild cards'"),
+    O("jokers", 4, "jokers in the pack", "Encyclopedia: 'Play with a modified deck, such as six, two, or zero jokers'", (0, 2, 4, 6)),
+    O("seven_of_each", False, "only 7 of each meldable rank (4 to ace) in the pack",
+      "Encyclopedia: 'or only 7 of each meldable card'"),
+    O("stock_reshuffle", False, "when the stock runs out, the discard pile is turned over as a new stock",
+      "Encyclopedia: 'consider flipping over the discard pile and turning it into a new stock'"),
+    O("stock_out", "forced_if_matches", "when the stock is empty: a player must take a discard that matches a side meld "
+      "and may take otherwise ('forced_if_matches'); may take but is never forced ('optional'); or the hand ends at once ('end')",
+      "Bicycle 'must take and meld the card discarded ... or chooses not to'; Encyclopedia 'the hand ends immediately'",
+      ("forced_if_matches", "optional", "end")),
+    O("red_three_last_card", "end", "last card of the stock a red three: play ends at once ('end', Fragment) "
+      "or the player may still meld but not discard ('meld_then_end', Denexa)",
+      "Fragment 'Play immediately ends if the last card drawn ... is a red three'; Denexa 'does any melding possible, after which play ceases'",
+      ("end", "meld_then_end")),
+    O("only_top_card_usable", False, "cards taken with the pile (other than the top card) cannot be melded in that turn",
+      "Encyclopedia: 'only the top card can be used in this turn'"),
+    O("target_score", 5000, "score that ends the game (the final deal is played out)", "Bicycle 'Game score is 5,000'"),
+    O("failed_go_out_penalty", 100, "penalty when a player told 'yes' to 'may I go out?' does not go out",
+      "Denexa: 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
+]}
+
+
+class Classic(Variant):
+    name: ClassVar[str] = "classic"
+    title: ClassVar[str] = "Classic Canasta"
+    description: ClassVar[str] = (
+        "The 1950s standard game: two packs and four jokers, melds of one rank, "
+        "red threes as bonuses, a frozen discard pile, and 5000 to win."
+    )
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    options: ClassVar[dict[str, Option]] = CLASSIC_OPTIONS
+
+    #: Card point values (Bicycle 'Point Value of Cards').
+    RANK_VALUES: ClassVar[dict[int, int]] = {
+        2: 20, 3: 5, 4: 5, 5: 5, 6: 5, 7: 5, 8: 10, 9: 10, 10: 10, 11: 10, 12: 10, 13: 10, 14: 20,
+    }
+    JOKER_VALUE: ClassVar[int] = 50
+    RED_THREE_BONUS: ClassVar[int] = 100
+    ALL_RED_THREES_BONUS: ClassVar[int] = 200  # each, when one side holds all four
+    NATURAL_CANASTA: ClassVar[int] = 500
+    MIXED_CANASTA: ClassVar[int] = 300
+    #: (lowest cumulative score, minimum) in ascending order (Bicycle table).
+    MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = ((0, 50), (1500, 90), (3000, 120))
+    MAX_WILDS: ClassVar[int] = 3
+    MIN_NATURALS: ClassVar[int] = 2
+    CANASTA_SIZE: ClassVar[int] = 7
+
+    def player_default(self, key: str) -> Any:
+        n = self.num_players
+        if key == "hand_size":
+            return {4: 11, 3: 13, 2: 15}[n]
+        if key == "draw_count":
+            return 2 if n == 2 else 1
+        if key == "canastas_to_go_out":
+            return 2 if n == 2 else 1
+        return super().player_default(key)
+
+    def bind(self) -> None:
+        r = self.rules
+        for key in ("hand_size", "draw_count", "canastas_to_go_out"):
+            if r[key] <= 0:
+                r[key] = self.player_default(key)
+        self.hand_size: int = r["hand_size"]
+        self.draw_count: int = r["draw_count"]
+        self.canastas_to_go_out: int = r["canastas_to_go_out"]
+        self.natural_canastas_to_go_out: int = min(r["natural_canastas_to_go_out"], self.canastas_to_go_out)
+        self.wilds_not_more_than_naturals: bool = r["wild_limit"] == "not_more_than_naturals"
+        self.black_three_freezes: bool = r["black_three_freezes"]
+        self.always_frozen: bool = r["always_frozen"]
+        self.frozen_pile_add_to_meld: bool = r["frozen_pile_add_to_meld"]
+        self.wild_canastas: bool = r["wild_canastas"]
+        self.target_score: int = r["target_score"]
+        values = [0] * NUM_CODES
+        for code in range(8, 60):
+            rank = rank_of(code)
+            values[code] = self.RED_THREE_BONUS if is_red_three(code) else self.RANK_VALUES[rank]
+        values[JOKER] = self.JOKER_VALUE
+        self.values: list[int] = values
+        if self.num_players * self.hand_size + 20 > len(self.deck()):
+            raise ValueError("too many cards dealt for the pack")
+
+    def deck(self) -> list[int]:
+        return standard_deck(2, self.rules["jokers"], 1 if self.rules["seven_of_each"] else 0)
+
+    # -- hooks -----------------------------------------------------------------
+    def minimum(self, score: int) -> int:
+        """Initial meld minimum for a side with this cumulative score."""
+        if score < 0:
+            return 50 if self.rules["fifty_below_1500"] else self.rules["negative_minimum"]
+        need = 0
+        for floor, value in self.MINIMUM_TABLE:
+            if score >= floor:
+                need = value
+        return need
+
+    def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
+        """How many more wild cards a set meld with these counts may take."""
+        if is_canasta:
+            return 99  # Bicycle: wilds may be added to a completed canasta over the limit
+        cap = self.MAX_WILDS
+        if self.wilds_not_more_than_naturals:
+            cap = min(cap, naturals)
+        return max(0, cap - wilds)
+
+    def upcard_must_be_covered(self, code: int) -> bool:
+        rank = rank_of(code)
+        if code == JOKER or rank == TWO:
+            return True
+        if rank == THREE:
+            return is_red_three(code) or self.rules["black_three_upcard_covered"]
+        return False
+
+    def upcard_freezes(self, code: int) -> bool:
+        rank = rank_of(code)
+        if code == JOKER or rank == TWO or is_red_three(code):
+            return True
+        return rank == THREE and self.black_three_freezes
+
+    def canasta_bonus(self, naturals: int, wilds: int, rank: int) -> int:
+        if naturals + wilds < self.CANASTA_SIZE:
+            return 0
+        return self.MIXED_CANASTA if wilds and naturals else self.NATURAL_CANASTA
+
+
+ACE_RANK = ACE
