@@ -1,0 +1,152 @@
+"""The ``canasta`` command line (Typer)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from canasta.errors import CanastaError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Canasta: play, check, replay and score games of the Canasta family.")
+
+RuleOpt = Annotated[list[str] | None, typer.Option("--rule", "-r", help="table rule as name=value (repeatable)")]
+
+
+def parse_rules(pairs: list[str] | None) -> dict[str, Any]:
+    """Turn ``["wild_limit=three", ...]`` into a dict; values are coerced by the variant."""
+    rules: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"--rule takes name=value, not {pair!r}")
+        rules[name.strip()] = value.strip()
+    return rules
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def play(
+    variant: Annotated[str, typer.Option(help="variant name, e.g. classic")] = "classic",
+    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    seed: Annotated[int | None, typer.Option(help="seed for the deal (random if omitted)")] = None,
+    rule: RuleOpt = None,
+    seat: Annotated[int, typer.Option(help="the seat you play (0-based)")] = 0,
+    load: Annotated[Path | None, typer.Option(help="resume a game saved with 'save FILE'")] = None,
+) -> None:
+    """Play in the terminal against computer players."""
+    from canasta.tui import run_play
+
+    try:
+        run_play(variant=variant, players=players, seed=seed, rules=parse_rules(rule), seat=seat, load=load)
+    except CanastaError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def legal(position: Annotated[Path, typer.Argument(help="a position saved as JSON (Game.to_json)")]) -> None:
+    """Print the legal actions of a saved position, one a line, in the notation."""
+    from canasta.engine.game import Game
+    from canasta.notation import format_action
+
+    try:
+        game = Game.from_json(position.read_text())
+    except OSError as exc:
+        fail(f"cannot read {position}: {exc.strerror}")
+        return
+    except CanastaError as exc:
+        fail(str(exc))
+        return
+    for action in game.legal_actions():
+        typer.echo(f"{game.actor}: {format_action(action)}")
+
+
+@app.command()
+def replay(record: Annotated[Path, typer.Argument(help="a game record in the notation")]) -> None:
+    """Replay a record, check every action, and print the hand scores."""
+    from canasta.record import replay_command
+
+    try:
+        text = record.read_text()
+    except OSError as exc:
+        fail(f"cannot read {record}: {exc.strerror}")
+        return
+    try:
+        typer.echo(replay_command(text))
+    except CanastaError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def score(
+    file: Annotated[Path, typer.Argument(help="JSON description of the end of a hand ('-' for stdin)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """The scorekeeper: score a hand played with real cards."""
+    from canasta.scorekeeper import render_sheet, score_input
+
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror}")
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{file} is not JSON: {exc}")
+        return
+    try:
+        result = score_input(data)
+    except CanastaError as exc:
+        fail(str(exc))
+        return
+    typer.echo(json.dumps(result, indent=2) if as_json else render_sheet(data, result))
+
+
+@app.command()
+def bench(
+    variant: Annotated[str, typer.Option(help="variant name")] = "classic",
+    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    seconds: Annotated[float, typer.Option(help="how long to run")] = 10.0,
+    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    rule: RuleOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    baseline: Annotated[bool, typer.Option(help="also time OpenSpiel's gin_rummy with the same loop, if installed")] = False,
+) -> None:
+    """Random legal playouts from fresh deals: actions/s, hands/s, actions per hand."""
+    from canasta.bench import render_bench, run_bench
+
+    try:
+        result = run_bench(variant=variant, players=players, seconds=seconds, seed=seed,
+                           rules=parse_rules(rule), baseline=baseline)
+    except CanastaError as exc:
+        fail(str(exc))
+        return
+    typer.echo(json.dumps(result, indent=2) if as_json else render_bench(result))
+
+
+@app.command()
+def variants() -> None:
+    """List the variants and their table-rule options with defaults."""
+    from canasta.variants import VARIANTS
+
+    for name, cls in sorted(VARIANTS.items()):
+        typer.echo(f"{name}: {cls.title} ({', '.join(map(str, cls.player_counts))} players)")
+        for opt in cls.options.values():
+            typer.echo(f"  {opt.name} = {opt.default!r}: {opt.help}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
