@@ -168,15 +168,17 @@ class Game:
         self.minimum_extra = [0] * self.num_sides
         self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
         self.melded_before = [False] * n
+        replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
-                           "hands": [list(h) for h in dealt], "upcards": upcards})
+                           "hands": [list(h) for h in dealt], "upcards": upcards,
+                           "replacements": replacements})
         self.hand_over = False
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
         # Red threes in the dealt hands go out at once and are replaced (Encyclopedia).
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            if not self._lay_out_red_threes(seat, []):
+            if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
 
     def _reset_turn(self) -> None:

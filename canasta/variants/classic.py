@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from canasta.cards import ACE, JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
+from canasta.cards import JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
 from canasta.variants.base import Option, Variant, standard_deck
 
 O = Option
@@ -151,7 +151,9 @@ class Classic(Variant):
     def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
         """How many more wild cards a set meld with these counts may take."""
         if is_canasta:
-            return 99  # Bicycle: wilds may be added to a completed canasta over the limit
+            # Bicycle: wilds may be added to a completed canasta over the limit of three;
+            # the Encyclopedia's 'never more wild cards than natural cards' still holds.
+            return max(0, naturals - wilds) if self.wilds_not_more_than_naturals else 99
         cap = self.MAX_WILDS
         if self.wilds_not_more_than_naturals:
             cap = min(cap, naturals)
@@ -176,5 +178,38 @@ class Classic(Variant):
             return 0
         return self.MIXED_CANASTA if wilds and naturals else self.NATURAL_CANASTA
 
+    def meld_problem(self, cards: list[int]) -> str | None:
+        """Why these cards cannot be one finished meld on the table, or None.
 
-ACE_RANK = ACE
+        Used to check melds described from outside the engine (the scorekeeper).
+        A meld is valid if some order of legal melds and additions builds it:
+        Bicycle 'at least two natural cards and not more than three wild cards',
+        with wild cards over the limit only once it is a completed canasta.
+        """
+        wild = [c for c in cards if c == JOKER or rank_of(c) == TWO]
+        nat = [c for c in cards if c not in wild]
+        if not nat:
+            if self.wild_canastas and 3 <= len(cards) <= 7:
+                return None
+            return "wild cards may never be melded without natural cards"
+        ranks = {rank_of(c) for c in nat}
+        if len(ranks) > 1:
+            return "a meld is cards of one rank (plus wild cards)"
+        rank = ranks.pop()
+        if rank == THREE:
+            if any(is_red_three(c) for c in nat):
+                return "red threes are laid out, never melded"
+            if wild or not 3 <= len(nat) <= 4:
+                return "black threes meld only as three or four black threes without wild cards"
+            return None
+        if len(cards) < 3:
+            return "a meld needs at least three cards"
+        if len(nat) < self.MIN_NATURALS:
+            return "a meld must contain at least two natural cards"
+        cap = self.wild_capacity(len(nat), 0, False)
+        if len(wild) <= cap:
+            return None
+        # Extra wild cards only after it became a canasta: naturals + allowed wilds must reach seven.
+        if len(nat) + cap >= self.CANASTA_SIZE and self.wild_capacity(len(nat), cap, True) >= len(wild) - cap:
+            return None
+        return "too many wild cards for that meld"
