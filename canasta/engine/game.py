@@ -116,6 +116,7 @@ class Game:
         cls = find_variant(variant)
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
+        self._sides = [self.variant.side_of(s) for s in range(players)]
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -349,70 +350,91 @@ class Game:
     def _play_actions(self) -> list[Action]:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
-        hand = self._usable(seat)
+        side = self._sides[seat]
+        hand = self._usable(seat) if self.unusable is not None else self.hands[seat]
+        full = self.hands[seat]
         size = self.hand_sizes[seat]
         melds = self.melds[side]
         wilds = self._wild_kinds(hand)
         out: list[Action] = []
-        short = size <= 4  # an action may leave 0 or 1 card: check fully
+        append = out.append
+        discards: list[Action] = []
         for r in _NATURAL_RANKS:
             base = r * 4
-            nat = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-            if not nat:
+            # canonical cards of this rank: the first suits held
+            first = second = third = -1
+            for code in (base, base + 1, base + 2, base + 3):
+                k = hand[code]
+                while k and third < 0:
+                    if first < 0:
+                        first = code
+                    elif second < 0:
+                        second = code
+                    else:
+                        third = code
+                    k -= 1
+            if first < 0:
+                if full[base] or full[base + 1] or full[base + 2] or full[base + 3]:
+                    code = base if full[base] else base + 1 if full[base + 1] else base + 2 if full[base + 2] else base + 3
+                    discards.append(Action(DISCARD, (code,)))
                 continue
-            codes = [base + s for s in range(4) for _ in range(hand[base + s])]
-            m = melds.get(r)
-            if m is None:
-                if nat >= 3:
-                    out.append(Action(MELD, (codes[0], codes[1], codes[2])))
-                if nat >= 2:
-                    for w in wilds:
-                        out.append(Action(MELD, (codes[0], codes[1], w)))
-            else:
-                out.append(Action(ADD, (codes[0],), r))
+            discards.append(Action(DISCARD, (first,)))
+            if r in melds:
+                append(Action(ADD, (first,), r))
+            elif second >= 0:
+                if third >= 0:
+                    append(Action(MELD, (first, second, third)))
+                for w in wilds:
+                    append(Action(MELD, (first, second, w)))
         if wilds:
             for r, m in melds.items():
                 if r == THREE:
                     continue
+                n = len(m.cards)
                 if r == WILD_RANK:
-                    ok = m.size < 7
+                    ok = n < 7
                 else:
-                    ok = v.wild_capacity(m.naturals, m.wilds, m.size >= 7) > 0
+                    ok = v.wild_capacity(m.naturals, m.wilds, n >= 7) > 0
                 if ok:
                     for w in wilds:
-                        out.append(Action(ADD, (w,), r))
+                        append(Action(ADD, (w,), r))
         bt = hand[12] + hand[15]
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
-            out.append(Action(MELD, tuple(codes[:3])))
+            append(Action(MELD, tuple(codes[:3])))
             if bt == 4:
-                out.append(Action(MELD, tuple(codes)))
+                append(Action(MELD, tuple(codes)))
         if v.wild_canastas and WILD_RANK not in melds:
-            nw = hand[JOKER] + sum(hand[c] for c in _TWO_CODES)
+            nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
             if nw >= 3:
                 codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
-                out.append(Action(MELD, tuple(codes[:3])))
-        if short or bt >= 3 or self.permission is not None:
+                append(Action(MELD, tuple(codes[:3])))
+        if size <= 4 or bt >= 3 or self.permission is not None:
+            # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
-        if not self.no_discard and not (not self.opened[side] and self.pending_value and not self._pending_met(side)):
-            full = self.hands[seat]
-            seen: set[int] = set()
-            for code in range(8, NUM_CODES):
+            append = out.append
+        pending_ok = self._pending_met(side)
+        if not self.no_discard and pending_ok:
+            for code in (12, 15):  # black threes are listed apiece (colour matters only for threes)
                 if full[code]:
-                    k = _discard_kind(code)
-                    if k in seen:
-                        continue
-                    seen.add(k)
-                    a = Action(DISCARD, (code,))
-                    if size > 1 or self._check_discard(a, raise_error=False):
-                        out.append(a)
-        if self.turn_created and not self.opened[side] and not self._pending_met(side):
-            out.append(RETRACT_ACTION)
+                    discards.append(Action(DISCARD, (code,)))
+                    break
+            for code in _TWO_CODES:
+                if full[code]:
+                    discards.append(Action(DISCARD, (code,)))
+                    break
+            if full[JOKER]:
+                discards.append(Action(DISCARD, (JOKER,)))
+            if size > 1:
+                out.extend(discards)
+            else:
+                out.extend(a for a in discards if self._check_discard(a, raise_error=False))
+        if not pending_ok:
+            append(RETRACT_ACTION)
         if self.no_discard:
-            out.append(END_ACTION)
-        if self._may_ask():
-            out.append(ASK_ACTION)
+            append(END_ACTION)
+        if not self.asked and self._may_ask():
+            append(ASK_ACTION)
         return out
 
     def _pending_met(self, side: int) -> bool:
