@@ -62,6 +62,27 @@ _TWO_CODES = (8, 9, 10, 11)
 _BLACK_THREE_CODES = (12, 15)
 
 
+# Interned actions: legal-action generation is the hot path of every bot and benchmark.
+_DISCARD_ACTIONS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
+_ADD_NATURAL = [Action(ADD, (c,), c >> 2) for c in range(NUM_CODES)]
+_ADD_WILD: dict[tuple[int, int], Action] = {}
+_MELD_CACHE: dict[tuple[int, ...], Action] = {}
+
+
+def _add_wild(w: int, rank: int) -> Action:
+    a = _ADD_WILD.get((w, rank))
+    if a is None:
+        a = _ADD_WILD[(w, rank)] = Action(ADD, (w,), rank)
+    return a
+
+
+def _meld(cards: tuple[int, ...]) -> Action:
+    a = _MELD_CACHE.get(cards)
+    if a is None:
+        a = _MELD_CACHE[cards] = Action(MELD, cards)
+    return a
+
+
 def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
@@ -117,6 +138,7 @@ class Game:
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
         self._sides = [self.variant.side_of(s) for s in range(players)]
+        self._partners = [self.variant.partner_of(s) for s in range(players)]
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -200,7 +222,7 @@ class Game:
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
         hand = self.hands[seat]
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         while True:
             reds = [c for c in (13, 14) if hand[c]]  # 3h, 3d
             if not reds:
@@ -263,7 +285,7 @@ class Game:
     def _canastas(self, side: int) -> tuple[int, int]:
         total = natural = 0
         for m in self.melds[side].values():
-            if m.size >= 7:
+            if len(m.cards) >= 7:
                 total += 1
                 if m.wilds == 0:
                     natural += 1
@@ -309,7 +331,7 @@ class Game:
             return []
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         top = self.pile[-1]
         if _is_wild(top) or is_black_three(top) or is_red_three(top):
             return []  # Bicycle: 'When the discard pile is topped by a wild card or a black three ...'
@@ -376,16 +398,16 @@ class Game:
             if first < 0:
                 if full[base] or full[base + 1] or full[base + 2] or full[base + 3]:
                     code = base if full[base] else base + 1 if full[base + 1] else base + 2 if full[base + 2] else base + 3
-                    discards.append(Action(DISCARD, (code,)))
+                    discards.append(_DISCARD_ACTIONS[code])
                 continue
-            discards.append(Action(DISCARD, (first,)))
+            discards.append(_DISCARD_ACTIONS[first])
             if r in melds:
-                append(Action(ADD, (first,), r))
+                append(_ADD_NATURAL[first])
             elif second >= 0:
                 if third >= 0:
-                    append(Action(MELD, (first, second, third)))
+                    append(_meld((first, second, third)))
                 for w in wilds:
-                    append(Action(MELD, (first, second, w)))
+                    append(_meld((first, second, w)))
         if wilds:
             for r, m in melds.items():
                 if r == THREE:
@@ -397,7 +419,7 @@ class Game:
                     ok = v.wild_capacity(m.naturals, m.wilds, n >= 7) > 0
                 if ok:
                     for w in wilds:
-                        append(Action(ADD, (w,), r))
+                        append(_add_wild(w, r))
         bt = hand[12] + hand[15]
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
@@ -415,16 +437,16 @@ class Game:
             append = out.append
         pending_ok = self._pending_met(side)
         if not self.no_discard and pending_ok:
-            for code in (12, 15):  # black threes are listed apiece (colour matters only for threes)
+            for code in (12, 15):  # one black three stands for both (only the colour of threes matters)
                 if full[code]:
-                    discards.append(Action(DISCARD, (code,)))
+                    discards.append(_DISCARD_ACTIONS[code])
                     break
             for code in _TWO_CODES:
                 if full[code]:
-                    discards.append(Action(DISCARD, (code,)))
+                    discards.append(_DISCARD_ACTIONS[code])
                     break
             if full[JOKER]:
-                discards.append(Action(DISCARD, (JOKER,)))
+                discards.append(_DISCARD_ACTIONS[JOKER])
             if size > 1:
                 out.extend(discards)
             else:
@@ -442,13 +464,13 @@ class Game:
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
-        if self.asked or self.variant.partner_of(self.turn) is None:
+        if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
             return False
         if self.no_discard:
             return False
-        side = self.variant.side_of(self.turn)
+        side = self._sides[self.turn]
         return self._canastas_ok(side, self._canastas(side))
 
     def _canastas_ok(self, side: int, counts: tuple[int, int]) -> bool:
@@ -502,7 +524,7 @@ class Game:
             self._check_discard(action, raise_error=True)
             return
         if kind == RETRACT:
-            side = self.variant.side_of(self.turn)
+            side = self._sides[self.turn]
             if not self.turn_created or self.opened[side] or self._pending_met(side):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
@@ -554,7 +576,7 @@ class Game:
     def _check_take(self, action: Action, raise_error: bool) -> bool:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         f = self._fail
         if self.pile_barred:
             return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
@@ -629,7 +651,7 @@ class Game:
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         f = self._fail
         cards = action.cards
         if self.phase != P_PLAY:
@@ -763,7 +785,7 @@ class Game:
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
         seat = self.turn
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         f = self._fail
         if len(action.cards) != 1:
             return f(raise_error, "discard-one", "discard exactly one card")
@@ -853,7 +875,7 @@ class Game:
     def _do_take(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         hand = self.hands[seat]
         top = self.pile.pop()
         r = top >> 2
@@ -887,7 +909,7 @@ class Game:
         self._after_hand_change(seat)
 
     def _take_rest(self, seat: int, rest: list[int]) -> None:
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         hand = self.hands[seat]
         if self.variant.rules["only_top_card_usable"]:
             self.unusable = [0] * NUM_CODES
@@ -911,7 +933,7 @@ class Game:
     def _do_meld(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
@@ -927,7 +949,7 @@ class Game:
     def _do_add(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
-        side = v.side_of(seat)
+        side = self._sides[seat]
         m = self.melds[side][action.target]
         # naturals first, so that a meld that becomes a canasta may take extra wilds
         for c in sorted(action.cards, key=_is_wild):
@@ -954,7 +976,7 @@ class Game:
 
     def _do_discard(self, action: Action) -> None:
         seat = self.turn
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         c = action.cards[0]
         self._remove_from_hand(seat, action.cards)
         self.pile.append(c)
@@ -981,7 +1003,7 @@ class Game:
     def _do_retract(self) -> None:
         """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
         seat = self.turn
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         hand = self.hands[seat]
         snap = self.take_snapshot if self.took_pile else None
         for r in list(self.turn_created):
@@ -1004,7 +1026,7 @@ class Game:
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     def _go_out(self, seat: int) -> None:
-        side = self.variant.side_of(seat)
+        side = self._sides[seat]
         concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
         self._end_hand(seat, concealed)
 
@@ -1044,7 +1066,7 @@ class Game:
         if not 0 <= seat < self.num_players:
             raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
         v = self.variant
-        side = v.side_of(seat)
+        side = self._sides[seat]
         return {
             "variant": self.variant_name,
             "rules": dict(v.rules),
