@@ -436,7 +436,7 @@ class Game:
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
             append = out.append
         pending_ok = self._pending_met(side)
-        if not self.no_discard and pending_ok:
+        if not self.no_discard and (pending_ok or size == 1):
             for code in (12, 15):  # one black three stands for both (only the colour of threes matters)
                 if full[code]:
                     discards.append(_DISCARD_ACTIONS[code])
@@ -796,14 +796,16 @@ class Game:
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
-        if not self._pending_met(side):
-            return f(raise_error, "minimum-count",
-                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract (Bicycle 'Insufficient Melds')")
         if self.hand_sizes[seat] == 1:
+            # Going out; a concealed hand from the stock need not meet the minimum (Bicycle 'Concealed Hand').
             concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
             why = self._can_finish(side, self._canastas(side), self.took_pile, concealed)
             if why:
                 return f(raise_error, "cannot-go-out", why)
+            return True
+        if not self._pending_met(side):
+            return f(raise_error, "minimum-count",
+                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract (Bicycle 'Insufficient Melds')")
         return True
 
     # ---------------------------------------------------------- transitions
