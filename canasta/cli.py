@@ -134,6 +134,28 @@ def bench(
 
 
 @app.command()
+def soak(
+    variant: Annotated[str, typer.Option(help="variant name")] = "classic",
+    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
+    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    rule: RuleOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Random legal hands with every invariant checked at every step."""
+    from canasta.soak import render_soak, run_soak
+
+    try:
+        result = run_soak(variant=variant, players=players, hands=hands, seed=seed, rules=parse_rules(rule))
+    except CanastaError as exc:
+        fail(str(exc))
+        return
+    typer.echo(json.dumps(result, indent=2) if as_json else render_soak(result))
+    if result.get("failures"):
+        raise typer.Exit(1)
+
+
+@app.command()
 def variants() -> None:
     """List the variants and their table-rule options with defaults."""
     from canasta.variants import VARIANTS
