@@ -21,7 +21,6 @@ from canasta.cards import (
     format_rank,
     is_black_three,
     is_red_three,
-    rank_of,
     sort_key,
 )
 from canasta.engine.actions import (
@@ -90,7 +89,7 @@ def _is_wild(code: int) -> bool:
 class Meld:
     """A meld on the table: cards of one rank plus wild cards."""
 
-    __slots__ = ("rank", "naturals", "wilds", "cards")
+    __slots__ = ("cards", "naturals", "rank", "wilds")
 
     def __init__(self, rank: int, cards: list[int] | None = None) -> None:
         self.rank = rank
@@ -294,7 +293,7 @@ class Game:
     def _usable(self, seat: int) -> list[int]:
         if self.unusable is None:
             return self.hands[seat]
-        return [a - b for a, b in zip(self.hands[seat], self.unusable)]
+        return [a - b for a, b in zip(self.hands[seat], self.unusable, strict=True)]
 
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
@@ -309,16 +308,20 @@ class Game:
 
     def _draw_actions(self) -> list[Action]:
         out: list[Action] = []
-        if self.stock or (self.variant.rules["stock_reshuffle"] and len(self.pile) > 0):
+        can_draw = self._can_draw()
+        if can_draw:
             out.append(DRAW_ACTION)
         takes = self._take_actions()
         out.extend(takes)
-        if not self.stock and not (self.variant.rules["stock_reshuffle"] and self.pile):
-            if not self._take_is_forced(takes):
-                out.append(END_ACTION)
+        if not can_draw and not self._take_is_forced(takes):
+            out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
         return out
+
+    def _can_draw(self) -> bool:
+        """Cards to draw: the stock, or the pile to turn over where the table rule allows it."""
+        return bool(self.stock) or bool(self.variant.rules["stock_reshuffle"] and self.pile)
 
     def _take_is_forced(self, takes: list[Action]) -> bool:
         mode = self.variant.rules["stock_out"]
@@ -502,14 +505,14 @@ class Game:
             return
         if ph == P_DRAW:
             if kind == DRAW:
-                if not self.stock and not (self.variant.rules["stock_reshuffle"] and self.pile):
+                if not self._can_draw():
                     raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
                 return
             if kind == TAKE:
                 self._check_take(action, raise_error=True)
                 return
             if kind == END:
-                if self.stock or (self.variant.rules["stock_reshuffle"] and self.pile):
+                if self._can_draw():
                     raise IllegalActionError("end-timing", "the hand can only be ended this way when the stock is used up")
                 if self._take_is_forced(self._take_actions()):
                     raise IllegalActionError(
@@ -616,13 +619,13 @@ class Game:
                 return f(raise_error, "take-naturals", "a meld needs at least two natural cards")
         else:
             return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top card to your meld)")
-        if meld is not None and wilds:
-            if v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
-                return f(raise_error, "wild-limit", "that meld cannot take another wild card")
+        if meld is not None and wilds and \
+                v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
+            return f(raise_error, "wild-limit", "that meld cannot take another wild card")
         rest = len(self.pile) - 1
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
-            used = list(cards) + [top]
+            used = [*cards, top]
             value = sum(v.values[c] for c in used)
             left = list(hand)
             for c in cards:
@@ -998,8 +1001,7 @@ class Game:
             self.melded_before[seat] = True
         self.turn = (seat + 1) % self.num_players
         self._reset_turn()
-        if not self.stock and self.variant.rules["stock_out"] == "end" and not (
-                self.variant.rules["stock_reshuffle"] and self.pile):
+        if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
 
     def _do_retract(self) -> None:
@@ -1016,7 +1018,7 @@ class Game:
         if snap is not None:
             hand[snap["top"]] -= 1
             self.hand_sizes[seat] -= 1
-            self.pile = list(snap["pile"]) + [snap["top"]]
+            self.pile = [*snap["pile"], snap["top"]]
             self.frozen = snap["frozen"]
             self.pile_aside = None
             self.took_pile = False
@@ -1279,4 +1281,4 @@ def _max_meld_value(v: Classic, counts: list[int], exclude_rank: int) -> int:
     return total + jokers * v.values[JOKER] + twos * v.values[TWO * 4]
 
 
-__all__ = ["Game", "Meld", "P_ANSWER", "P_DRAW", "P_OVER", "P_PLAY", "SCHEMA_VERSION", "WILD_RANK", "_is_wild"]
+__all__ = ["P_ANSWER", "P_DRAW", "P_OVER", "P_PLAY", "SCHEMA_VERSION", "WILD_RANK", "Game", "Meld", "_is_wild"]

@@ -41,9 +41,9 @@ class Option:
                     value = int(text)
                 except ValueError:
                     raise OptionError(f"option {self.name} takes a whole number, not {value!r}") from None
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            if not (kind is int and isinstance(value, int) and not isinstance(value, bool)):
-                raise OptionError(f"option {self.name} takes a {kind.__name__}, not {value!r}")
+        # bool is a subclass of int: an int option must not accept true/false
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise OptionError(f"option {self.name} takes a {kind.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:
             raise OptionError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
         return value
