@@ -386,31 +386,24 @@ class Game:
         discards: list[Action] = []
         for r in _NATURAL_RANKS:
             base = r * 4
-            # canonical cards of this rank: the first suits held
-            first = second = third = -1
-            for code in (base, base + 1, base + 2, base + 3):
-                k = hand[code]
-                while k and third < 0:
-                    if first < 0:
-                        first = code
-                    elif second < 0:
-                        second = code
-                    else:
-                        third = code
-                    k -= 1
-            if first < 0:
-                if full[base] or full[base + 1] or full[base + 2] or full[base + 3]:
+            h0, h1, h2, h3 = hand[base:base + 4]
+            nat = h0 + h1 + h2 + h3
+            if not nat:
+                if full is not hand and (full[base] or full[base + 1] or full[base + 2] or full[base + 3]):
                     code = base if full[base] else base + 1 if full[base + 1] else base + 2 if full[base + 2] else base + 3
                     discards.append(_DISCARD_ACTIONS[code])
                 continue
+            # canonical cards of this rank: the first suits held
+            first = base if h0 else base + 1 if h1 else base + 2 if h2 else base + 3
             discards.append(_DISCARD_ACTIONS[first])
             if r in melds:
                 append(_ADD_NATURAL[first])
-            elif second >= 0:
-                if third >= 0:
-                    append(_meld((first, second, third)))
+            elif nat >= 2:
+                codes = [c for c, k in zip(range(base, base + 4), (h0, h1, h2, h3), strict=True) for _ in range(k)]
+                if nat >= 3:
+                    append(_meld((codes[0], codes[1], codes[2])))
                 for w in wilds:
-                    append(_meld((first, second, w)))
+                    append(_meld((codes[0], codes[1], w)))
         if wilds:
             for r, m in melds.items():
                 if r == THREE:
