@@ -1,0 +1,199 @@
+"""Computer players: legality over whole games, strength, and blindness to hidden cards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from canasta.cards import parse_card
+from canasta.engine.actions import DISCARD, NO_ACTION, TAKE, YES_ACTION, Action
+from canasta.engine.game import Game
+from canasta.players import BasicPlayer, Player, RandomPlayer, get_player, hint
+
+SHORT = {"target_score": 1500}  # a few hands per game keeps the tests fast
+
+
+def play_game(players: list[Player], seed: int, rules: dict[str, Any] | None = None,
+              check: bool = True) -> Game:
+    """Play to the end; every chosen action must come from the legal list."""
+    game = Game("classic", len(players), seed, rules if rules is not None else SHORT)
+    steps = 0
+    while not game.is_over:
+        actor = game.actor
+        legal = game.legal_actions()
+        action = players[actor].choose(game.observation(actor), legal)
+        if check:
+            assert action in legal, f"{players[actor].name} chose {action} not in {legal}"
+        game.apply(action)
+        steps += 1
+        assert steps < 50_000, "game does not end"
+    return game
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("name", ["random", "basic"])
+def test_players_finish_whole_games_legally(n: int, name: str) -> None:
+    for seed in range(2):
+        game = play_game([get_player(name, seed * 10 + s) for s in range(n)], seed)
+        assert game.is_over and game.winner is not None
+        assert max(game.scores) >= 1500
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_mixed_table_default_target(n: int) -> None:
+    players: list[Player] = [BasicPlayer(s) if s % 2 == 0 else RandomPlayer(s) for s in range(n)]
+    game = play_game(players, 7, rules={})
+    assert game.is_over and max(game.scores) >= 5000
+
+
+def test_basic_beats_random() -> None:
+    # Two-player games, the basic player alternating seats so the first move is no advantage.
+    wins = 0
+    for seed in range(10):
+        basic_seat = seed % 2
+        players: list[Player] = [RandomPlayer(seed), RandomPlayer(seed)]
+        players[basic_seat] = BasicPlayer(seed)
+        game = play_game(players, seed, check=False)
+        wins += game.winner == basic_seat
+    assert wins >= 8
+
+
+def test_basic_side_beats_random_side_in_partnership() -> None:
+    wins = 0
+    for seed in range(6):
+        players: list[Player] = [BasicPlayer(s) if s % 2 == 0 else RandomPlayer(seed * 4 + s) for s in range(4)]
+        wins += play_game(players, 100 + seed, check=False).winner == 0
+    assert wins >= 5
+
+
+def test_get_player_and_unknown_name() -> None:
+    assert isinstance(get_player("random", 1), RandomPlayer)
+    assert isinstance(get_player(" Basic ", 1), BasicPlayer)
+    with pytest.raises(ValueError, match="unknown player"):
+        get_player("grandmaster")
+
+
+def test_random_player_is_reproducible() -> None:
+    a = play_game([RandomPlayer(3) for _ in range(2)], 4)
+    b = play_game([RandomPlayer(3) for _ in range(2)], 4)
+    assert a.history == b.history
+
+
+# ------------------------------------------------------------ hidden information
+def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with every card ``seat`` cannot see (other hands, stock) dealt anew."""
+    d = game.to_dict()
+    others = [s for s in range(game.num_players) if s != seat]
+    pool = [c for s in others for c in d["hands"][s]] + list(d["stock"])
+    rng.shuffle(pool)
+    for s in others:
+        k = len(d["hands"][s])
+        d["hands"][s], pool = sorted(pool[:k]), pool[k:]
+    d["stock"] = pool
+    return Game.from_dict(d)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_players_ignore_hidden_cards(n: int) -> None:
+    rng = random.Random(n)
+    game = Game("classic", n, 11, SHORT)
+    movers = [BasicPlayer(s) for s in range(n)]
+    compared = 0
+    while not game.is_over and compared < 150:
+        actor = game.actor
+        obs = game.observation(actor)
+        legal = game.legal_actions()
+        twin = shuffle_hidden(game, actor, rng)
+        assert twin.observation(actor) == obs
+        assert twin.legal_actions() == legal
+        for make in (BasicPlayer, RandomPlayer):
+            assert make(5).choose(obs, legal) == make(5).choose(twin.observation(actor), twin.legal_actions())
+        assert hint(obs, legal) == hint(twin.observation(actor), twin.legal_actions())
+        game.apply(movers[actor].choose(obs, legal))
+        compared += 1
+    assert compared == 150
+
+
+def test_hidden_shuffle_really_changes_hidden_cards() -> None:
+    game = Game("classic", 4, 2)
+    twin = shuffle_hidden(game, 0, random.Random(1))
+    assert twin.hand_cards(0) == game.hand_cards(0)
+    assert [twin.hand_cards(s) for s in (1, 2, 3)] != [game.hand_cards(s) for s in (1, 2, 3)]
+
+
+# ------------------------------------------------------------ behaviour (crafted observations)
+def base_obs(**changes: Any) -> dict[str, Any]:
+    """An observation of seat 0 in a 4-player game, edited; players read nothing else."""
+    obs = Game("classic", 4, 1).observation(0)
+    obs.update(changes)
+    return obs
+
+
+def meld(rank: str, cards: str) -> dict[str, Any]:
+    cs = cards.split()
+    wild = any(c == "JK" or c.startswith("2") for c in cs)
+    return {"rank": rank, "cards": cs, "canasta": len(cs) >= 7, "natural": not wild}
+
+
+def discards(hand: list[str]) -> list[Action]:
+    return [Action(DISCARD, (parse_card(c),)) for c in dict.fromkeys(hand)]
+
+
+def test_answer_yes_unless_holding_many_meldable_points() -> None:
+    melds = [[meld("K", "Ks Kh Kd Kc Ks Kh Kd")], []]
+    poor = base_obs(phase="answer", hand=["4c", "7d", "9h"], melds=melds, opened=[True, False])
+    assert BasicPlayer().choose(poor, [YES_ACTION, NO_ACTION]) == YES_ACTION
+    rich = base_obs(phase="answer", hand=["Ah", "Ad", "Ac", "Kc", "JK", "9h"], melds=melds, opened=[True, False])
+    action, reason = BasicPlayer().decide(rich, [YES_ACTION, NO_ACTION])
+    assert action == NO_ACTION and "points" in reason
+
+
+def test_discards_black_three_to_block_a_big_pile() -> None:
+    hand = ["3s", "7h", "9d", "Kh", "Kd", "JK"]
+    obs = base_obs(phase="play", hand=hand, pile=["5c", "6d", "8s", "Qh", "4d"], pile_size=5, pile_top="4d",
+                   frozen=False, opened=[True, True], melds=[[meld("A", "As Ah Ad")], [meld("7", "7s 7c 7d")]])
+    action, reason = BasicPlayer().decide(obs, discards(hand))
+    assert action == Action(DISCARD, (parse_card("3s"),)) and "black three" in reason
+
+
+def test_discard_avoids_opponent_melds_pairs_and_wild_cards() -> None:
+    hand = ["7h", "9d", "Kh", "Kd", "JK", "2c"]
+    obs = base_obs(phase="play", hand=hand, pile=["5c", "6d", "8s"], pile_size=3, pile_top="8s",
+                   frozen=False, opened=[True, True], melds=[[meld("A", "As Ah Ad")], [meld("7", "7s 7c 7d")]])
+    action = BasicPlayer().choose(obs, discards(hand))
+    assert action == Action(DISCARD, (parse_card("9d"),))  # not 7h (their meld), not a king (pair), not wild
+
+
+def test_takes_the_pile_when_it_can() -> None:
+    obs = base_obs(phase="draw", hand=["Qh", "Qd", "4c", "5c", "6c", "7c", "8c", "9c", "Jc", "Kc", "Ac"],
+                   pile=["5d", "Qs"], pile_size=2, pile_top="Qs", frozen=False, opened=[True, False],
+                   melds=[[meld("A", "As Ah Ad")], []])
+    legal = [Action("draw"), Action(TAKE, (parse_card("Qh"), parse_card("Qd")))]
+    action, reason = BasicPlayer().decide(obs, legal)
+    assert action.kind == TAKE and "pile" in reason
+
+
+def test_holds_back_initial_meld_that_leaves_few_cards() -> None:
+    # Opening needs all of these: it would leave fewer than six cards early in the hand.
+    hand = ["Ah", "Ad", "Ac", "Kh", "Kd", "Ks", "5c", "9d"]
+    obs = base_obs(phase="play", hand=hand, stock_size=50, opened=[False, False], melds=[[], []],
+                   minimum=[90, 50], pending_value=0)
+    legal = [Action("meld", (parse_card("Ah"), parse_card("Ad"), parse_card("Ac"))),
+             Action("meld", (parse_card("Kh"), parse_card("Kd"), parse_card("Ks"))), *discards(hand)]
+    assert BasicPlayer().choose(obs, legal).kind == DISCARD
+    late = dict(obs, stock_size=5)
+    assert BasicPlayer().choose(late, legal).kind == "meld"
+
+
+def test_asks_partner_before_going_out() -> None:
+    hand = ["Kh", "Kd", "9c"]
+    obs = base_obs(phase="play", hand=hand, opened=[True, True], hand_sizes=[3, 8, 8, 8],
+                   melds=[[meld("K", "Ks Kh Kd Kc Ks Kh Kd"), meld("9", "9s 9h 9d")], []], permission=None)
+    legal = [Action("add", (parse_card("Kh"),), 13), Action("add", (parse_card("9c"),), 9),
+             *discards(hand), Action("ask")]
+    action, reason = BasicPlayer().decide(obs, legal)
+    assert action.kind == "ask" and "partner" in reason
+    told_yes = dict(obs, permission=True)
+    assert BasicPlayer().choose(told_yes, legal[:-1]).kind == "add"
