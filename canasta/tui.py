@@ -212,8 +212,8 @@ class TerminalGame:
         actor = g.actor
         action = self.bots[actor].choose(g.observation(actor), g.legal_actions())
         self.step(actor, action)
-        if action.kind == ASK and g.actor == self.seat:
-            self.show = True  # the human partner must answer
+        if g.actor == self.seat:
+            self.show = True  # the human's turn (or an answer to the partner's ask) begins
 
     def human_input(self) -> bool:
         """Read and handle one line; False when the session should stop."""

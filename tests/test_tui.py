@@ -114,6 +114,32 @@ def test_whole_game_through_the_prompt(players: int, monkeypatch: pytest.MonkeyP
     assert "Not allowed" not in text and "Traceback" not in text
 
 
+def test_table_is_shown_at_the_start_of_each_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    typer_ = HintTyper(0)
+    lines = iter(range(12))
+
+    def limited(prompt: str) -> str:
+        if next(lines, None) is None:
+            raise EOFError
+        return typer_(prompt)
+
+    real_run = TerminalGame.run
+
+    def run_and_capture(self: TerminalGame) -> None:
+        typer_.game = self.game
+        real_run(self)
+
+    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
+    out = io.StringIO()
+    run_play(variant="classic", players=2, seed=8, rules={}, seat=0, load=None, input_fn=limited, output=out)
+    text = out.getvalue()
+    turns = text.count("Your turn: draw or take the pile.")
+    assert turns >= 3
+    assert text.count("seat 1: ") >= 2  # the computer's actions are printed as they happen
+    # every turn start is preceded by a fresh table
+    assert text.count("Cards in hand:") >= turns
+
+
 def position_before_ask() -> tuple[Game, int]:
     """A 4-player position where the seat to act (a BasicPlayer) is about to ask 'may I go out?'."""
     for seed in range(20):

@@ -325,8 +325,9 @@ class BasicPlayer:
 
     name = "basic"
 
-    def __init__(self, seed: int | str | None = 0) -> None:
+    def __init__(self, seed: int | str | None = 0, hold_back: int = HOLD_BACK) -> None:
         self.seed = seed
+        self.hold_back = hold_back
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -448,7 +449,7 @@ class BasicPlayer:
         if not plan:
             return None
         used = sum(s.cards for s in plan)
-        if view.size - used < HOLD_BACK and view.stock > LATE_STOCK:
+        if view.size - used < self.hold_back and view.stock > LATE_STOCK:
             return None  # Bicycle: not fewer than six cards left after the initial meld
         a = self._opening_step(view, legal, view.minimum - view.pending)
         if a is None:
