@@ -115,10 +115,11 @@ class TerminalGame:
             for i, m in enumerate(obs["melds"][side]):
                 if i:
                     melds.append("\n")
-                melds.append(f"{m['rank']}: ", style="bold")
-                melds.append_text(_cards_text(m["cards"]))
+                melds.append(str(m["rank"]), style="bold")
                 if m["canasta"]:
-                    melds.append(" natural canasta" if m["natural"] else " mixed canasta", style="green")
+                    melds.append(" (natural canasta)" if m["natural"] else " (mixed canasta)", style="green")
+                melds.append(": ", style="bold")
+                melds.append_text(_cards_text(m["cards"]))
             minimum = str(obs["minimum"][side]) + ("" if not obs["opened"][side] else " (opened)")
             table.add_row(self.side_label(side), str(obs["scores"][side]), minimum,
                           _cards_text(obs["red_threes"][side]), melds if obs["melds"][side] else Text("-"))
