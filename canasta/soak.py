@@ -1,0 +1,315 @@
+"""``canasta soak``: random legal hands with the engine's invariants checked at every step.
+
+Game ``i`` of a run has seed ``seed + i`` and picks every action with
+``random.Random(seed + i).choice(game.legal_actions())``, performed with the
+checked ``apply()``. Games are played until ``hands`` hands have finished (the
+last game may stop in the middle). Checked:
+
+at every step
+    * no exception from ``legal_actions()`` or ``apply()`` (an action that
+      ``legal_actions()`` listed and ``apply()`` refused is a failure too);
+    * no stuck state: a game that is not over has at least one legal action;
+    * card conservation: ``game.card_count() == len(game.variant.deck())``;
+
+for every finished hand (an entry of ``game.hand_results``)
+    * each side's ``total`` is the sum of its ``items``;
+    * the cumulative ``totals`` are the running sum of the side totals, and the
+      game's ``scores`` are the last cumulative totals;
+    * the final table is rebuilt (a copy of the game taken at the start of the
+      turn replays the turn's actions, with the next deal suppressed) and
+      rescored with :func:`canasta.scoring.score_side`; the result must equal
+      the recorded one; every meld on it must be a valid finished meld
+      (``variant.meld_problem``) of the rank it is filed under, and the player
+      who went out must hold no card; the replay must record the same result
+      (determinism, and independence of ``Game.copy``);
+
+for every finished game
+    * a unique winner at or above the target score, and no legal action left.
+
+Each failure carries the game seed and the index of the action (0-based within
+its game) so that it can be reproduced with :func:`soak_position`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from canasta.engine.actions import Action
+from canasta.engine.game import P_DRAW, WILD_RANK, Game
+from canasta.errors import IllegalActionError
+from canasta.notation import format_action
+from canasta.scoring import HandScore, score_side
+from canasta.variants.base import is_wild_code
+
+#: Failures kept in full in the result (all are counted).
+MAX_FAILURES_KEPT = 100
+
+
+class _Failure(Exception):
+    """An invariant broken: stops the current game."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def _no_deal() -> None:
+    """Stands in for ``Game._deal`` on the replay copy, so the final table stays on it."""
+
+
+def _check_hand_sums(result: HandScore, prev_totals: list[int], num_sides: int) -> list[int]:
+    """Check one hand's arithmetic; return its cumulative totals."""
+    sides = result["sides"]
+    if len(sides) != num_sides or len(result["totals"]) != num_sides:
+        raise _Failure("score-shape", f"hand {result['hand']}: {len(sides)} side scores and "
+                                      f"{len(result['totals'])} totals for {num_sides} sides")
+    for side, s in enumerate(sides):
+        if s["total"] != sum(s["items"].values()):
+            raise _Failure("score-sum", f"hand {result['hand']}, side {side}: total {s['total']} "
+                                        f"!= sum of items {sum(s['items'].values())} ({s['items']})")
+    expected = [p + s["total"] for p, s in zip(prev_totals, sides, strict=True)]
+    if list(result["totals"]) != expected:
+        raise _Failure("score-running-sum", f"hand {result['hand']}: cumulative totals {result['totals']} "
+                                            f"!= previous {prev_totals} + hand {[s['total'] for s in sides]}")
+    return expected
+
+
+def _check_final_table(table: Game, result: HandScore) -> None:
+    """Rescore the final table of a hand and compare with ``result``."""
+    v = table.variant
+    n = table.num_players
+    went_out = result["went_out"]
+    concealed = bool(result["concealed"])
+    hand_no = result["hand"]
+    if concealed and went_out is None:
+        raise _Failure("table", f"hand {hand_no}: concealed without anyone going out")
+    if went_out is not None and table.hand_sizes[went_out] != 0:
+        raise _Failure("table", f"hand {hand_no}: seat {went_out} went out holding {table.hand_cards(went_out)}")
+    red_total = sum(len(r) for r in table.red_threes)
+    for side in range(table.num_sides):
+        for rank, meld in table.melds[side].items():
+            problem = v.meld_problem(list(meld.cards))
+            if problem is not None:
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld {meld.cards} of rank {rank}: {problem}")
+            naturals = {c >> 2 for c in meld.cards if not is_wild_code(c)}
+            if rank != WILD_RANK and naturals != {rank}:
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld filed under rank {rank} holds {meld.cards}")
+        seats = [s for s in range(n) if v.side_of(s) == side]
+        mine = went_out is not None and v.side_of(went_out) == side
+        expected = score_side(
+            v,
+            melds=[(m.rank, list(m.cards)) for m in table.melds[side].values()],
+            red_threes=list(table.red_threes[side]),
+            hands=[table.hand_cards(s) for s in seats],
+            went_out=mine,
+            concealed=concealed and mine,
+            all_red_threes=len(table.red_threes[side]) == 4 and red_total == 4,
+            penalties=list(table.penalties[side]),
+        )
+        recorded = result["sides"][side]
+        if dict(expected) != dict(recorded):
+            raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {recorded}, "
+                                      f"the final table scores {dict(expected)}")
+
+
+def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
+    """Replay the actions since ``checkpoint`` with the next deal suppressed: the final table."""
+    table = checkpoint.copy()
+    setattr(table, "_deal", _no_deal)  # noqa: B010 - instance override of the engine's deal step
+    before = len(table.hand_results)
+    for a in actions:
+        table.apply(a)
+    if len(table.hand_results) != before + 1:
+        raise _Failure("replay", f"replaying {len(actions)} actions from the start of the turn "
+                                 f"finished {len(table.hand_results) - before} hands, not 1")
+    return table
+
+
+def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
+               hands_left: int, stats: dict[str, int]) -> dict[str, Any] | None:
+    """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
+    index = 0  # index (within the game) of the action being taken
+    hand_no = 1
+    action: Action | None = None
+    hands_here = 0
+    try:
+        game = Game(variant, players, game_seed, rules)
+        rng = random.Random(game_seed)
+        expected_cards = len(game.variant.deck())
+        totals = [0] * game.num_sides
+        results = game.hand_results
+        seen = 0
+        checkpoint = game.copy()
+        since: list[Action] = []
+        if game.card_count() != expected_cards:
+            raise _Failure("cards", f"the deal leaves {game.card_count()} cards in play, the deck has {expected_cards}")
+        while True:
+            while seen < len(results):  # hands ended by a deal, not by an action: arithmetic only
+                totals = _check_hand_sums(results[seen], totals, game.num_sides)
+                seen += 1
+                hands_here += 1
+                stats["hands"] += 1
+                stats["hands_unrescored"] += 1
+            if game.is_over or hands_here >= hands_left:
+                break
+            hand_no = game.hand_no
+            action = None
+            legal = game.legal_actions()
+            if not legal:
+                raise _Failure("stuck", f"phase {game.phase!r}, seat {game.actor} to act, no legal action")
+            action = rng.choice(legal)
+            if game.phase == P_DRAW:  # start of a turn: the replay point for the final table
+                checkpoint = game.copy()
+                since = []
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise _Failure("refused", f"legal_actions() listed it, apply() refused it: {exc}") from exc
+            since.append(action)
+            stats["actions"] += 1
+            if game.card_count() != expected_cards:
+                raise _Failure("cards", f"{game.card_count()} cards in play, the deck has {expected_cards}")
+            if len(results) > seen:  # this action ended a hand
+                result = results[seen]
+                totals = _check_hand_sums(result, totals, game.num_sides)
+                table = _replay_turn(checkpoint, since)
+                if table.hand_results[-1] != result:
+                    raise _Failure("replay", f"hand {result['hand']}: the replay recorded {table.hand_results[-1]}, "
+                                             f"the game {result}")
+                _check_final_table(table, result)
+                seen += 1
+                hands_here += 1
+                stats["hands"] += 1
+                stats["hands_rescored"] += 1
+                checkpoint = game.copy()
+                since = []
+            index += 1
+        if not game.is_over:
+            return None  # enough hands
+        action = None
+        if game.scores != totals:
+            raise _Failure("score-running-sum", f"game scores {game.scores} != last cumulative totals {totals}")
+        top = max(game.scores)
+        if (game.winner is None or game.scores[game.winner] != top or game.scores.count(top) != 1
+                or top < game.variant.target_score):
+            raise _Failure("game-over", f"game over with scores {game.scores} and winner {game.winner} "
+                                        f"(target {game.variant.target_score})")
+        if game.legal_actions():
+            raise _Failure("game-over", "legal actions after the game is over")
+        stats["games_finished"] += 1
+        return None
+    except _Failure as f:
+        return _failure_record(game_seed, index, hand_no, f.kind, f.message, action)
+    except Exception as exc:
+        return _failure_record(game_seed, index, hand_no, "exception", f"{type(exc).__name__}: {exc}", action,
+                               traceback.format_exc(limit=8))
+
+
+def _failure_record(seed: int, index: int, hand_no: int, kind: str, message: str, action: Action | None,
+                    trace: str | None = None) -> dict[str, Any]:
+    rec: dict[str, Any] = {"seed": seed, "action_index": index, "hand": hand_no, "kind": kind, "message": message}
+    if action is not None:
+        try:
+            rec["action"] = format_action(action)
+        except Exception:
+            rec["action"] = repr(action)
+    if trace:
+        rec["traceback"] = trace
+    return rec
+
+
+def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, seed: int = 0,
+             rules: dict[str, Any] | None = None, max_failures: int = 1000,
+             progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play random legal games until ``hands`` hands have finished, checking invariants.
+
+    Returns a JSON-able dict: counts (``hands``, ``games``, ``actions``, ...) and
+    ``failures`` (at most :data:`MAX_FAILURES_KEPT` kept; ``failure_count`` counts
+    all), each with ``seed`` and ``action_index`` for :func:`soak_position`. A game
+    with a failure is abandoned and the run goes on with the next seed, until
+    ``max_failures`` failures stop it early (``stopped_early``). Bad
+    variant, player count or rules raise :class:`~canasta.errors.CanastaError`.
+    ``progress``, if given, is called with the running counts after every game.
+    """
+    Game(variant, players, seed, rules)  # validate the configuration first
+    stats = {"hands": 0, "hands_rescored": 0, "hands_unrescored": 0, "actions": 0, "games": 0,
+             "games_finished": 0}
+    failures: list[dict[str, Any]] = []
+    failure_count = 0
+    game_seed = seed
+    start = time.perf_counter()
+    stopped_early = False
+    while stats["hands"] < hands:
+        if failure_count >= max_failures:
+            stopped_early = True
+            break
+        stats["games"] += 1
+        failure = _play_game(game_seed, variant=variant, players=players, rules=rules,
+                             hands_left=hands - stats["hands"], stats=stats)
+        if failure is not None:
+            failure_count += 1
+            if len(failures) < MAX_FAILURES_KEPT:
+                failures.append(failure)
+        game_seed += 1
+        if progress is not None:
+            progress({**stats, "failure_count": failure_count, "seconds": time.perf_counter() - start})
+    return {
+        "variant": variant,
+        "players": players,
+        "rules": dict(rules or {}),
+        "seed": seed,
+        "seeds": [seed, game_seed - 1],
+        "hands_requested": hands,
+        **stats,
+        "seconds": round(time.perf_counter() - start, 2),
+        "failure_count": failure_count,
+        "stopped_early": stopped_early,
+        "failures": failures,
+    }
+
+
+def soak_position(*, variant: str = "classic", players: int = 4, seed: int, index: int,
+                  rules: dict[str, Any] | None = None) -> tuple[Game, Action | None]:
+    """Reproduce a soak failure: the game of ``seed`` just before its action ``index``, and that action.
+
+    Replays the soak's random choices (``random.Random(seed)`` over
+    ``legal_actions()``, performed with ``apply()``). The action is None if the
+    game had no legal action there.
+    """
+    game = Game(variant, players, seed, rules)
+    rng = random.Random(seed)
+    for _ in range(index):
+        game.apply(rng.choice(game.legal_actions()))
+    legal = game.legal_actions()
+    return game, (rng.choice(legal) if legal else None)
+
+
+def render_soak(result: dict[str, Any]) -> str:
+    """The result of :func:`run_soak` as readable text."""
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(result["rules"].items())) or "defaults"
+    lines = [
+        f"canasta soak: {result['variant']}, {result['players']} players, rules: {rules}, "
+        f"seeds {result['seeds'][0]}..{result['seeds'][1]}",
+        f"hands {result['hands']:,} ({result['hands_rescored']:,} rescored from the final table), "
+        f"games {result['games']:,} ({result['games_finished']:,} played to the end), "
+        f"actions {result['actions']:,}, {result['seconds']:.1f} s",
+    ]
+    count = result["failure_count"]
+    if not count:
+        lines.append("no failures: every step conserved the cards and had a legal action; every hand's score is consistent")
+        return "\n".join(lines)
+    if result.get("stopped_early"):
+        lines.append(f"stopped early after {count} failures")
+    lines.append(f"FAILURES: {count}" + (f" (first {len(result['failures'])} shown)" if count > len(result["failures"]) else ""))
+    for f in result["failures"]:
+        where = f"seed {f['seed']}, action {f['action_index']}, hand {f['hand']}"
+        action = f" [{f['action']}]" if "action" in f else ""
+        lines.append(f"  {f['kind']}: {where}{action}: {f['message']}")
+    lines.append("reproduce: canasta.soak.soak_position(variant=..., players=..., seed=SEED, index=ACTION, rules=...)"
+                 " gives the game just before the action")
+    return "\n".join(lines)

@@ -1,0 +1,266 @@
+"""Benchmark and soak harnesses: sane, consistent reports (never assertions on speed)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from canasta import bench, soak
+from canasta.bench import render_bench, run_bench
+from canasta.cli import app
+from canasta.engine import game as game_module
+from canasta.engine.game import Game
+from canasta.errors import CanastaError
+from canasta.scoring import score_side
+from canasta.soak import render_soak, run_soak, soak_position
+
+LOOP_NAMES = ("checked", "search")
+
+
+def check_loop(s: dict[str, Any]) -> None:
+    assert s["games"] >= 1
+    assert s["hands"] >= 1  # a loop runs at least until one hand has finished
+    assert s["actions"] > 0
+    assert 0 <= s["games_finished"] <= s["games"]
+    assert s["seconds"] > 0
+    # the rates are the counts over the same elapsed time
+    assert math.isclose(s["actions_per_s"] * s["seconds"], s["actions"], rel_tol=0.01, abs_tol=1)
+    assert math.isclose(s["hands_per_s"] * s["seconds"], s["hands"], rel_tol=0.01, abs_tol=0.1)
+    # actions per finished hand: positive, and at most all actions over the hands
+    assert 0 < s["actions_per_hand"] <= s["actions"] / s["hands"] + 0.01
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_run_bench_tiny_duration(players: int) -> None:
+    result = run_bench(variant="classic", players=players, seconds=0.05, seed=3, rules=None, baseline=False)
+    json.dumps(result)  # JSON-able
+    assert result["players"] == players
+    assert result["baseline"] is None
+    assert set(result["loops"]) == set(LOOP_NAMES)
+    for name in LOOP_NAMES:
+        check_loop(result["loops"][name])
+    assert result["machine"]["python"]
+    text = render_bench(result)
+    for name in LOOP_NAMES:
+        assert name in text
+    assert "actions/s" in text
+
+
+def test_run_bench_zero_seconds_still_finishes_a_hand() -> None:
+    result = run_bench(variant="classic", players=4, seconds=0, seed=0, rules={}, baseline=False)
+    for name in LOOP_NAMES:
+        assert result["loops"][name]["hands"] >= 1
+
+
+def test_run_bench_with_rules() -> None:
+    result = run_bench(variant="classic", players=4, seconds=0.02, seed=0, rules={"wild_limit": "not_more_than_naturals"},
+                       baseline=False)
+    assert result["rules"] == {"wild_limit": "not_more_than_naturals"}
+    assert "wild_limit=not_more_than_naturals" in render_bench(result)
+
+
+def test_run_bench_rejects_bad_configuration() -> None:
+    with pytest.raises(CanastaError):
+        run_bench(variant="classic", players=5, seconds=0.01, seed=0, rules=None, baseline=False)
+    with pytest.raises(CanastaError):
+        run_bench(variant="classic", players=4, seconds=0.01, seed=0, rules={"no_such_rule": 1}, baseline=False)
+
+
+def test_baseline_without_openspiel_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> Any:
+        raise ImportError("No module named 'pyspiel'")
+
+    monkeypatch.setattr(bench, "_import_pyspiel", missing)
+    result = run_bench(variant="classic", players=2, seconds=0.01, seed=0, rules=None, baseline=True)
+    base = result["baseline"]
+    assert base["available"] is False
+    assert "pip install" in base["reason"]
+    json.dumps(result)
+    assert "baseline: not run" in render_bench(result)
+
+
+def test_baseline_with_openspiel() -> None:
+    pytest.importorskip("pyspiel")
+    result = run_bench(variant="classic", players=4, seconds=0.05, seed=0, rules=None, baseline=True)
+    base = result["baseline"]
+    assert base["available"] is True
+    assert base["game"] == "gin_rummy"
+    assert base["actions"] > 0 and base["chance_actions"] > 0 and base["hands"] >= 1
+    assert math.isclose(base["actions_per_s"] * base["seconds"], base["actions"], rel_tol=0.01, abs_tol=1)
+    for name in LOOP_NAMES:
+        expected = result["loops"][name]["actions_per_s"] / base["actions_per_s"]
+        assert math.isclose(base["ratio"][name], expected, rel_tol=1e-3)
+    json.dumps(result)
+    assert "gin_rummy" in render_bench(result)
+
+
+# ------------------------------------------------------------------ soak
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_soak_finds_no_failures(players: int) -> None:
+    result = run_soak(variant="classic", players=players, hands=20, seed=100)
+    json.dumps(result)
+    assert result["failure_count"] == 0, render_soak(result)
+    assert result["failures"] == []
+    assert result["hands"] >= 20
+    assert result["hands_rescored"] + result["hands_unrescored"] == result["hands"]
+    assert result["hands_rescored"] > 0
+    assert result["actions"] > 0
+    assert result["seeds"][0] == 100
+    assert "no failures" in render_soak(result)
+
+
+def test_soak_with_table_rules() -> None:
+    rules = {"wild_limit": "not_more_than_naturals", "stock_out": "end", "black_three_freezes": True}
+    result = run_soak(variant="classic", players=4, hands=10, seed=7, rules=rules)
+    assert result["failure_count"] == 0, render_soak(result)
+
+
+def test_soak_position_replays_the_soak_choices() -> None:
+    game, action = soak_position(variant="classic", players=3, seed=5, index=25)
+    assert len(game.history) == 25
+    assert action is not None and action in game.legal_actions()
+    again, same = soak_position(variant="classic", players=3, seed=5, index=25)
+    assert again.to_dict() == game.to_dict() and same == action
+
+
+def _first_hand_end(players: int, seed: int) -> int:
+    """Index of the action that ends the first hand of the soak game ``seed``."""
+    game = Game("classic", players, seed)
+    rng = random.Random(seed)
+    i = 0
+    while not game.hand_results:
+        game.apply(rng.choice(game.legal_actions()))
+        i += 1
+    return i - 1
+
+
+def test_soak_catches_a_score_whose_items_do_not_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = score_side
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        s = real(*args, **kwargs)
+        return {"total": s["total"] + 1, "items": s["items"]}
+
+    monkeypatch.setattr(game_module, "score_side", broken)
+    result = run_soak(variant="classic", players=2, hands=3, seed=0, max_failures=2)
+    assert result["failure_count"] >= 1
+    f = result["failures"][0]
+    assert f["kind"] == "score-sum"
+    assert f["seed"] == 0
+    # the failure names the hand-ending action, which soak_position reproduces
+    assert f["action_index"] == _first_hand_end(2, 0)
+    game, action = soak_position(variant="classic", players=2, seed=0, index=f["action_index"])
+    assert action is not None
+    game.apply(action)
+    assert len(game.hand_results) == 1
+    assert "FAILURES" in render_soak(result)
+
+
+def test_soak_catches_a_score_that_the_final_table_contradicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = score_side
+
+    def padded(*args: Any, **kwargs: Any) -> Any:
+        s = real(*args, **kwargs)
+        return {"total": s["total"] + 10, "items": {**s["items"], "bogus": 10}}  # adds up, but wrong
+
+    monkeypatch.setattr(game_module, "score_side", padded)
+    # the soak rescores with canasta.scoring.score_side (not the patched name in the engine)
+    result = run_soak(variant="classic", players=4, hands=2, seed=0, max_failures=1)
+    assert result["failure_count"] >= 1
+    assert result["failures"][0]["kind"] == "rescore"
+
+
+def test_soak_catches_a_stuck_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.legal_actions
+
+    def stuck(self: Game) -> Any:
+        return [] if len(self.history) == 30 else real(self)
+
+    monkeypatch.setattr(Game, "legal_actions", stuck)
+    result = run_soak(variant="classic", players=4, hands=1, seed=0, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"], f["seed"]) == ("stuck", 30, 0)
+
+
+def test_soak_catches_lost_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.card_count
+
+    def leaky(self: Game) -> int:
+        return real(self) - (len(self.history) >= 12)
+
+    monkeypatch.setattr(Game, "card_count", leaky)
+    result = run_soak(variant="classic", players=3, hands=1, seed=4, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"], f["seed"]) == ("cards", 11, 4)
+    assert "action" in f
+
+
+def test_soak_catches_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.apply
+
+    def boom(self: Game, action: Any) -> Game:
+        if len(self.history) == 7:
+            raise RuntimeError("injected")
+        return real(self, action)
+
+    monkeypatch.setattr(Game, "apply", boom)
+    result = run_soak(variant="classic", players=2, hands=1, seed=9, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"]) == ("exception", 7)
+    assert "RuntimeError: injected" in f["message"] and "traceback" in f
+
+
+def test_soak_keeps_going_after_a_failure_and_caps_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(soak, "MAX_FAILURES_KEPT", 2)
+    real = Game.legal_actions
+
+    def stuck(self: Game) -> Any:
+        return [] if len(self.history) == 3 else real(self)
+
+    monkeypatch.setattr(Game, "legal_actions", stuck)
+    seen: list[dict[str, Any]] = []
+    # every game fails before its first hand ends: max_failures stops the run
+    result = run_soak(variant="classic", players=4, hands=1, seed=0, max_failures=5, progress=seen.append)
+    assert result["stopped_early"] is True
+    assert result["failure_count"] == 5 and result["hands"] == 0 and result["games"] == 5
+    assert [f["seed"] for f in result["failures"]] == [0, 1]  # only the first two kept
+    assert [p["failure_count"] for p in seen] == [1, 2, 3, 4, 5]
+    assert "stopped early" in render_soak(result)
+
+
+# ------------------------------------------------------------------- CLI
+
+
+runner = CliRunner()
+
+
+def test_cli_bench_json() -> None:
+    res = runner.invoke(app, ["bench", "--seconds", "0.2", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["players"] == 4 and data["variant"] == "classic"
+    for name in LOOP_NAMES:
+        check_loop(data["loops"][name])
+
+
+def test_cli_bench_text_and_errors() -> None:
+    res = runner.invoke(app, ["bench", "--seconds", "0.05", "--players", "2"])
+    assert res.exit_code == 0, res.output
+    assert "checked" in res.output and "search" in res.output
+    res = runner.invoke(app, ["bench", "--seconds", "0.05", "--players", "7"])
+    assert res.exit_code == 2
+    assert "error:" in res.output
+
+
+def test_cli_soak_json() -> None:
+    res = runner.invoke(app, ["soak", "--hands", "5", "--players", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["failure_count"] == 0 and data["hands"] >= 5
