@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from canasta import bench, soak
 from canasta.bench import render_bench, run_bench
 from canasta.cli import app
-from canasta.engine import game as game_module
+from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.scoring import score_side
@@ -148,7 +148,7 @@ def test_soak_catches_a_score_whose_items_do_not_add_up(monkeypatch: pytest.Monk
         s = real(*args, **kwargs)
         return {"total": s["total"] + 1, "items": s["items"]}
 
-    monkeypatch.setattr(game_module, "score_side", broken)
+    monkeypatch.setattr("canasta.engine.game.score_side", broken)
     result = run_soak(variant="classic", players=2, hands=3, seed=0, max_failures=2)
     assert result["failure_count"] >= 1
     f = result["failures"][0]
@@ -170,7 +170,7 @@ def test_soak_catches_a_score_that_the_final_table_contradicts(monkeypatch: pyte
         s = real(*args, **kwargs)
         return {"total": s["total"] + 10, "items": {**s["items"], "bogus": 10}}  # adds up, but wrong
 
-    monkeypatch.setattr(game_module, "score_side", padded)
+    monkeypatch.setattr("canasta.engine.game.score_side", padded)
     # the soak rescores with canasta.scoring.score_side (not the patched name in the engine)
     result = run_soak(variant="classic", players=4, hands=2, seed=0, max_failures=1)
     assert result["failure_count"] >= 1
@@ -187,6 +187,34 @@ def test_soak_catches_a_stuck_state(monkeypatch: pytest.MonkeyPatch) -> None:
     result = run_soak(variant="classic", players=4, hands=1, seed=0, max_failures=1)
     f = result["failures"][0]
     assert (f["kind"], f["action_index"], f["seed"]) == ("stuck", 30, 0)
+
+
+def test_soak_catches_a_listed_action_that_check_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.legal_actions
+    bogus = Action("meld", (4 * 14, 4 * 14 + 1, 4 * 14 + 2, 4 * 14 + 3, 4 * 14))  # five aces: never legal
+
+    def listed(self: Game) -> Any:
+        out = real(self)
+        return [*out, bogus] if len(self.history) == 20 else out
+
+    monkeypatch.setattr(Game, "legal_actions", listed)
+    result = run_soak(variant="classic", players=4, hands=1, seed=0, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"]) == ("refused", 20)
+    assert "check() refuses" in f["message"]
+
+
+def test_soak_catches_a_duplicate_listed_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.legal_actions
+
+    def doubled(self: Game) -> Any:
+        out = real(self)
+        return [*out, out[0]] if len(self.history) == 15 else out
+
+    monkeypatch.setattr(Game, "legal_actions", doubled)
+    result = run_soak(variant="classic", players=2, hands=1, seed=1, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"], f["seed"]) == ("duplicate", 15, 1)
 
 
 def test_soak_catches_lost_cards(monkeypatch: pytest.MonkeyPatch) -> None:
