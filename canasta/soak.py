@@ -133,7 +133,8 @@ def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
 
 
 def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
-               hands_left: int, check_listed: bool, stats: dict[str, int]) -> dict[str, Any] | None:
+               hands_left: int, check_listed: bool, stats: dict[str, int],
+               kinds: dict[str, int], endings: dict[str, int]) -> dict[str, Any] | None:
     """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
     index = 0  # index (within the game) of the action being taken
     hand_no = 1
@@ -183,6 +184,7 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                 raise _Failure("refused", f"legal_actions() listed it, apply() refused it: {exc}") from exc
             since.append(action)
             stats["actions"] += 1
+            kinds[action.kind] = kinds.get(action.kind, 0) + 1
             if game.card_count() != expected_cards:
                 raise _Failure("cards", f"{game.card_count()} cards in play, the deck has {expected_cards}")
             if len(results) > seen:  # this action ended a hand
@@ -193,6 +195,8 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                     raise _Failure("replay", f"hand {result['hand']}: the replay recorded {table.hand_results[-1]}, "
                                              f"the game {result}")
                 _check_final_table(table, result)
+                how = "no_one_out" if result["went_out"] is None else ("concealed" if result["concealed"] else "went_out")
+                endings[how] = endings.get(how, 0) + 1
                 seen += 1
                 hands_here += 1
                 stats["hands"] += 1
@@ -253,6 +257,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
              "games_finished": 0}
     failures: list[dict[str, Any]] = []
     failure_count = 0
+    kinds: dict[str, int] = {}    # actions taken, by kind (what the random play exercised)
+    endings: dict[str, int] = {}  # rescored hands by how they ended
     game_seed = seed
     start = time.perf_counter()
     stopped_early = False
@@ -262,7 +268,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
             break
         stats["games"] += 1
         failure = _play_game(game_seed, variant=variant, players=players, rules=rules,
-                             hands_left=hands - stats["hands"], check_listed=check_listed, stats=stats)
+                             hands_left=hands - stats["hands"], check_listed=check_listed, stats=stats,
+                             kinds=kinds, endings=endings)
         if failure is not None:
             failure_count += 1
             if len(failures) < MAX_FAILURES_KEPT:
@@ -280,6 +287,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
         "check_listed": check_listed,
         **stats,
         "seconds": round(time.perf_counter() - start, 2),
+        "action_kinds": dict(sorted(kinds.items())),
+        "hand_endings": dict(sorted(endings.items())),
         "failure_count": failure_count,
         "stopped_early": stopped_early,
         "failures": failures,
@@ -312,6 +321,10 @@ def render_soak(result: dict[str, Any]) -> str:
         f"games {result['games']:,} ({result['games_finished']:,} played to the end), "
         f"actions {result['actions']:,}, {result['seconds']:.1f} s",
     ]
+    if result.get("action_kinds"):
+        lines.append("actions by kind: " + ", ".join(f"{k} {n:,}" for k, n in result["action_kinds"].items()))
+    if result.get("hand_endings"):
+        lines.append("hands ended by: " + ", ".join(f"{k} {n:,}" for k, n in result["hand_endings"].items()))
     count = result["failure_count"]
     if not count:
         checked = "every listed action passed check()" if result.get("check_listed") else "every chosen action passed check()"
