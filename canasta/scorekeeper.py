@@ -1,0 +1,408 @@
+"""The scorekeeper (``canasta score``): score the end of a hand played with real cards.
+
+The input describes what lies on the table and in the hands when a hand ends;
+see ``docs/scorekeeper.md``. This module only *checks* the description and
+turns it into the arguments of :func:`canasta.scoring.score_side`, the one
+scoring routine the engine uses too. Meld rules come from the variant's
+``meld_problem`` hook, card values and bonuses from the variant's tables.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from canasta.cards import (
+    JOKER,
+    THREE,
+    format_card,
+    format_rank,
+    is_black_three,
+    is_red_three,
+    parse_card,
+    rank_of,
+)
+from canasta.engine.game import WILD_RANK
+from canasta.errors import CanastaError, NotationError, ScoreInputError
+from canasta.scoring import score_side
+from canasta.variants import find_variant
+from canasta.variants.classic import Classic
+
+#: Bicycle: 'Failure to declare receipt of a red three ... results in a 500 point
+#: penalty'; Denexa 'Penalties': 'Undeclared red 3s at end of hand: -500 points each.'
+UNDECLARED_RED_THREE_PENALTY = 500
+
+TOP_KEYS = ("variant", "rules", "players", "teams")
+TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties")
+
+#: Row labels of the readable sheet; other items (penalties) are shown by their name.
+ITEM_LABELS = {
+    "melded_cards": "Melded cards",
+    "cards_in_hand": "Cards in hand",
+    "natural_canastas": "Natural canastas",
+    "mixed_canastas": "Mixed canastas",
+    "red_threes": "Red threes",
+    "going_out": "Going out",
+    "concealed": "Concealed (extra)",
+    "seven_canastas": "Seven canastas",
+    "undeclared_red_threes": "Undeclared red threes",
+    "failed_go_out": "Failed go-out",
+}
+
+
+@dataclass
+class _Side:
+    """One validated entry of ``teams``: a partnership or a player alone."""
+
+    who: str
+    melds: list[tuple[int, list[int]]] = field(default_factory=list)
+    threes: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    went_out: bool = False
+    concealed: bool = False
+    undeclared: int = 0
+    penalties: list[tuple[str, int]] = field(default_factory=list)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    return type(value).__name__
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    """A list of card texts at ``where``, parsed to codes."""
+    if not isinstance(value, list):
+        raise ScoreInputError(f"{where} must be a list of cards such as [\"Kh\", \"2c\", \"JK\"], not {_type_name(value)}")
+    out: list[int] = []
+    for i, text in enumerate(value, 1):
+        if not isinstance(text, str):
+            raise ScoreInputError(f"{where}, card {i}: a card is written as text such as \"Kh\", not {_type_name(text)}")
+        try:
+            out.append(parse_card(text))
+        except NotationError as exc:
+            raise ScoreInputError(f"{where}, card {i}: {exc}") from None
+    return out
+
+
+def _meld_rank(cards: list[int]) -> int:
+    naturals = [c for c in cards if c != JOKER and rank_of(c) != 2]
+    return rank_of(naturals[0]) if naturals else WILD_RANK
+
+
+def _rank_name(rank: int) -> str:
+    if rank == WILD_RANK:
+        return "wild cards"
+    if rank == THREE:
+        return "black threes"
+    return format_rank(rank) + "s"
+
+
+def _is_wild(code: int) -> bool:
+    return code == JOKER or rank_of(code) == 2
+
+
+def _players(teams: list[Any], declared: Any) -> int:
+    """The number of players the shape of ``teams`` describes (checked against ``players``)."""
+    shape = [len(t["hands"]) for t in teams]
+    if len(teams) == 2 and shape == [2, 2]:
+        players = 4
+    elif len(teams) in (2, 3) and all(n == 1 for n in shape):
+        players = len(teams)
+    else:
+        raise ScoreInputError(
+            "cannot tell the number of players from the teams: give 2 teams with 2 hands each (4 players in "
+            "partnerships), or 2 or 3 entries with 1 hand each (2 or 3 players playing alone); got "
+            f"{len(teams)} entries with {', '.join(map(str, shape))} hand(s)")
+    if declared is not None:
+        if not isinstance(declared, int) or isinstance(declared, bool):
+            raise ScoreInputError(f"'players' must be a whole number, not {_type_name(declared)}")
+        if declared != players:
+            how = ("4 players are 2 teams listing 2 hands each" if declared == 4
+                   else f"{declared} players are {declared} entries listing 1 hand each")
+            raise ScoreInputError(f"'players' says {declared}, but the teams describe {players} players ({how})")
+    return players
+
+
+def _bind(data: dict[str, Any], players: int) -> Classic:
+    name = data.get("variant", "classic")
+    if not isinstance(name, str):
+        raise ScoreInputError(f"'variant' must be a variant name such as \"classic\", not {_type_name(name)}")
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise ScoreInputError(f"'rules' must be an object of table rules, e.g. {{\"going_out_bonus\": 100}}, not {_type_name(rules)}")
+    cls = find_variant(name)  # UnknownVariantError names the known variants
+    try:
+        v = cls(players, rules)  # OptionError names the bad option
+    except CanastaError:
+        raise
+    except ValueError as exc:
+        raise ScoreInputError(f"rules: {exc}") from None
+    if not isinstance(v, Classic):
+        raise ScoreInputError(f"the scorekeeper cannot score {cls.title or cls.name} yet")
+    return v
+
+
+def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side:
+    unknown = [k for k in raw if k not in TEAM_KEYS]
+    if unknown:
+        raise ScoreInputError(f"{who} has an unknown key {unknown[0]!r}; known: {', '.join(TEAM_KEYS)}")
+    side = _Side(who)
+    for key in ("went_out", "concealed"):
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise ScoreInputError(f"{who}: {key!r} must be true or false, not {_type_name(value)}")
+        setattr(side, key, value)
+
+    melds = raw.get("melds", [])
+    if not isinstance(melds, list):
+        raise ScoreInputError(f"{who}: 'melds' must be a list of melds, each a list of cards, not {_type_name(melds)}")
+    seen: dict[int, int] = {}
+    for i, meld_raw in enumerate(melds, 1):
+        where = f"{who}, meld {i}"
+        cards = _cards(meld_raw, where)
+        if not cards:
+            raise ScoreInputError(f"{where} is empty; a meld is at least three cards")
+        shown = f"{where} ({' '.join(format_card(c) for c in cards)})"
+        if any(is_red_three(c) for c in cards):
+            raise ScoreInputError(f"{shown}: red threes are never melded; list them in 'threes' (laid out on the table)")
+        problem = v.meld_problem(cards)
+        if problem:
+            raise ScoreInputError(f"{shown} is not a valid meld: {problem}")
+        rank = _meld_rank(cards)
+        if rank in seen:
+            raise ScoreInputError(
+                f"{who} has two melds of {_rank_name(rank)} (melds {seen[rank]} and {i}); a side has only one meld "
+                "of each rank: write them as one meld")
+        seen[rank] = i
+        if rank == THREE and not side.went_out:
+            raise ScoreInputError(
+                f"{shown}: black threes are melded only by the player going out (Fragment 'Going Out'), "
+                f"and {who} did not go out")
+        side.melds.append((rank, cards))
+
+    side.threes = _cards(raw.get("threes", []), f"{who}, threes")
+    for c in side.threes:
+        if is_black_three(c):
+            raise ScoreInputError(
+                f"{who}, threes: {format_card(c)} is a black three; only red threes are laid out "
+                "(a black three left in hand belongs in 'hands', three or four melded when going out in 'melds')")
+        if not is_red_three(c):
+            raise ScoreInputError(f"{who}, threes: {format_card(c)} is not a red three; 'threes' lists the red threes laid out")
+
+    if "hands" not in raw:
+        raise ScoreInputError(f"{who} has no 'hands': list the cards left in each player's hand, one list per player")
+    for j, hand_raw in enumerate(raw["hands"], 1):
+        where = f"{who}, hand {j}" if partnership else f"{who}, hand"
+        hand = _cards(hand_raw, where)
+        for c in hand:
+            if is_red_three(c):
+                raise ScoreInputError(
+                    f"{where}: {format_card(c)} is a red three; red threes belong in 'threes' "
+                    "(one never declared counts in 'undeclared_red_threes' instead)")
+        side.hands.append(hand)
+
+    undeclared = raw.get("undeclared_red_threes", 0)
+    if not isinstance(undeclared, int) or isinstance(undeclared, bool) or undeclared < 0:
+        raise ScoreInputError(f"{who}: 'undeclared_red_threes' must be a whole number of red threes (0 or more), "
+                              f"not {_type_name(undeclared)}")
+    side.undeclared = undeclared
+
+    penalties = raw.get("penalties", {})
+    if not isinstance(penalties, dict):
+        raise ScoreInputError(f"{who}: 'penalties' must be an object of name: points, e.g. {{\"failed_go_out\": -100}}, "
+                              f"not {_type_name(penalties)}")
+    for name, points in penalties.items():
+        if not name.strip():
+            raise ScoreInputError(f"{who}: a penalty needs a name")
+        if not isinstance(points, int) or isinstance(points, bool) or points >= 0:
+            raise ScoreInputError(
+                f"{who}: penalty {name!r} must be a negative whole number of points (it is deducted), "
+                f"e.g. -100, not {_type_name(points)}")
+        side.penalties.append((name, points))
+    return side
+
+
+def _check_table(v: Classic, sides: list[_Side]) -> None:
+    """Checks that look at the whole table: card counts, who went out, what going out needs."""
+    pack = Counter(v.deck())
+    given: Counter[int] = Counter()
+    places: dict[int, list[str]] = {}
+    for s in sides:
+        groups: list[tuple[str, list[int]]] = [(f"{s.who} meld {i}", cards) for i, (_, cards) in enumerate(s.melds, 1)]
+        groups.append((f"{s.who} threes", s.threes))
+        groups += [(f"{s.who} hand {j}" if len(s.hands) > 1 else f"{s.who} hand", h) for j, h in enumerate(s.hands, 1)]
+        for where, cards in groups:
+            for c in cards:
+                given[c] += 1
+                places.setdefault(c, []).append(where)
+    # A table rule that drops cards from the pack (seven_of_each) does not say which suit goes,
+    # so a card is checked against the most copies of any card of its rank, and each rank as a whole.
+    by_rank: Counter[int] = Counter()
+    most: Counter[int] = Counter()
+    for c, n in pack.items():
+        by_rank[rank_of(c)] += n
+        most[rank_of(c)] = max(most[rank_of(c)], n)
+
+    def spots_of(codes: list[int]) -> str:
+        spots = Counter(w for c in codes for w in places[c])
+        return ", ".join(w + (f" ×{k}" if k > 1 else "") for w, k in spots.items())
+
+    for c, n in sorted(given.items()):
+        if n > most[rank_of(c)]:
+            raise ScoreInputError(
+                f"impossible card count: {n} × {format_card(c)} given ({spots_of([c])}), "
+                f"but the pack holds {most[rank_of(c)]}")
+    for rank in sorted({rank_of(c) for c in given}):
+        codes = [c for c in given if rank_of(c) == rank]
+        n = sum(given[c] for c in codes)
+        if n > by_rank[rank]:
+            raise ScoreInputError(
+                f"impossible card count: {n} {_rank_name(rank) if rank != 3 else 'threes'} given ({spots_of(codes)}), "
+                f"but the pack holds {by_rank[rank]}")
+    red_in_pack = sum(n for c, n in pack.items() if is_red_three(c))
+    red_given = sum(len(s.threes) + s.undeclared for s in sides)
+    if red_given > red_in_pack:
+        raise ScoreInputError(
+            f"impossible card count: {red_given} red threes given (laid out plus undeclared), but the pack holds {red_in_pack}")
+
+    out = [s.who for s in sides if s.went_out]
+    if len(out) > 1:
+        raise ScoreInputError(f"only one side can go out, but {' and '.join(out)} both say went_out")
+    for s in sides:
+        if s.concealed and not s.went_out:
+            raise ScoreInputError(f"{s.who} is marked concealed but did not go out; 'concealed' means going out concealed")
+        empty = sum(1 for h in s.hands if not h)
+        if s.went_out:
+            canastas = [cards for _, cards in s.melds if len(cards) >= v.CANASTA_SIZE]
+            natural = sum(1 for cards in canastas if all(_is_wild(c) for c in cards) or not any(_is_wild(c) for c in cards))
+            if len(canastas) < v.canastas_to_go_out or natural < v.natural_canastas_to_go_out:
+                need = f"{v.canastas_to_go_out} canasta(s)"
+                if v.natural_canastas_to_go_out:
+                    need += f", {v.natural_canastas_to_go_out} of them natural"
+                raise ScoreInputError(
+                    f"{s.who} went out with {len(canastas)} canasta(s) ({natural} natural), but going out needs {need}")
+            if not empty:
+                raise ScoreInputError(
+                    f"{s.who} went out, but no hand of the side is empty; the player who went out has no cards left")
+            if s.undeclared and len(s.hands) == 1:
+                raise ScoreInputError(
+                    f"{s.who} went out and so holds no cards: there can be no undeclared red threes in hand")
+        elif empty and not s.undeclared:
+            raise ScoreInputError(
+                f"{s.who} has an empty hand but did not go out; only the player who went out ends with no cards "
+                "(is 'went_out' on the right side?)")
+
+
+def score_input(data: Any) -> dict[str, Any]:
+    """Score the end of a hand described by ``data`` (parsed JSON).
+
+    Returns ``{"teams": [{"total": int, "items": {name: points}}, ...]}``, one entry
+    per side in input order. Raises :class:`ScoreInputError` (or the variant's
+    ``OptionError`` / ``UnknownVariantError``) naming the problem in bad input.
+    """
+    if not isinstance(data, dict):
+        raise ScoreInputError(f"the input must be a JSON object with a 'teams' list, not {_type_name(data)}")
+    unknown = [k for k in data if k not in TOP_KEYS]
+    if unknown:
+        raise ScoreInputError(f"unknown key {unknown[0]!r} in the input; known: {', '.join(TOP_KEYS)}")
+    if "teams" not in data:
+        raise ScoreInputError("the input has no 'teams': list one entry per side (per player when playing alone)")
+    teams = data["teams"]
+    if not isinstance(teams, list):
+        raise ScoreInputError(f"'teams' must be a list of objects, one per side, not {_type_name(teams)}")
+    for i, t in enumerate(teams, 1):
+        if not isinstance(t, dict):
+            raise ScoreInputError(f"entry {i} of 'teams' must be an object with melds, threes and hands, not {_type_name(t)}")
+        if "hands" not in t:
+            raise ScoreInputError(f"entry {i} of 'teams' has no 'hands': list the cards left in each player's hand, "
+                                  "one list per player (an empty list for the player who went out)")
+        if not isinstance(t["hands"], list):
+            raise ScoreInputError(f"entry {i} of 'teams': 'hands' must be a list with one list of cards per player, "
+                                  f"not {_type_name(t['hands'])}")
+    players = _players(teams, data.get("players"))
+    v = _bind(data, players)
+    partnership = players == 4
+    sides = [_side(v, t, _who(i, t, partnership), partnership) for i, t in enumerate(teams, 1)]
+    _check_table(v, sides)
+
+    red_in_pack = sum(1 for c in v.deck() if is_red_three(c))
+    result: list[dict[str, Any]] = []
+    for s in sides:
+        args: dict[str, Any] = {
+            "melds": s.melds, "red_threes": s.threes, "hands": s.hands, "went_out": s.went_out,
+            "concealed": s.concealed, "all_red_threes": len(s.threes) == red_in_pack,
+        }
+        reserved = set(score_side(v, **args)["items"]) | {"seven_canastas", "undeclared_red_threes"}
+        for name, _ in s.penalties:
+            if name in reserved:
+                raise ScoreInputError(f"{s.who}: penalty name {name!r} is already a part of the score; choose another name")
+        penalties = [("undeclared_red_threes", -UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
+        scored = score_side(v, **args, penalties=penalties + s.penalties)
+        result.append({"total": scored["total"], "items": dict(scored["items"])})
+    return {"teams": result}
+
+
+def _who(i: int, raw: dict[str, Any], partnership: bool) -> str:
+    who = f"{'team' if partnership else 'player'} {i}"
+    name = raw.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ScoreInputError(f"{who}: 'name' must be text, not {_type_name(name)}")
+    return f"{who} ({name})" if name else who
+
+
+def render_sheet(data: Any, result: dict[str, Any]) -> str:
+    """A readable score sheet: one column per side, one row per part of the score, then the totals."""
+    teams_in: list[Any] = data.get("teams", []) if isinstance(data, dict) else []
+    teams_out: list[dict[str, Any]] = result["teams"]
+    partnership = len(teams_out) == 2 and all(
+        isinstance(t, dict) and isinstance(t.get("hands"), list) and len(t["hands"]) == 2 for t in teams_in)
+    heads: list[str] = []
+    for i in range(len(teams_out)):
+        raw = teams_in[i] if i < len(teams_in) and isinstance(teams_in[i], dict) else {}
+        name = raw.get("name")
+        heads.append(name if isinstance(name, str) and name else f"{'Team' if partnership else 'Player'} {i + 1}")
+    rows: list[str] = []
+    for t in teams_out:
+        for key in t["items"]:
+            if key not in rows:
+                rows.append(key)
+    labels = [ITEM_LABELS.get(k, k.replace("_", " ").capitalize()) for k in rows]
+    label_w = max([len(x) for x in [*labels, "Total"]])
+    col_w = max(8, *(len(h) for h in heads))
+
+    def line(label: str, cells: list[str]) -> str:
+        return f"{label:<{label_w}}" + "".join(f"  {c:>{col_w}}" for c in cells)
+
+    title = "Canasta"
+    variant = data.get("variant", "classic") if isinstance(data, dict) else "classic"
+    with suppress(CanastaError):
+        title = find_variant(str(variant)).title or title
+    players = 4 if partnership else len(teams_out)
+    how = "2 partnerships" if partnership else "each alone"
+    out = [f"{title}: score of the hand, {players} players ({how})", ""]
+    out.append(line("", heads))
+    for key, label in zip(rows, labels, strict=True):
+        out.append(line(label, [str(t["items"].get(key, 0)) for t in teams_out]))
+    out.append("-" * (label_w + len(heads) * (col_w + 2)))
+    out.append(line("Total", [str(t["total"]) for t in teams_out]))
+    for i, raw in enumerate(teams_in[:len(teams_out)]):
+        if isinstance(raw, dict) and raw.get("went_out") is True:
+            out.append("")
+            out.append(f"{heads[i]} went out{' concealed' if raw.get('concealed') is True else ''}.")
+    return "\n".join(out)
+
+
+__all__ = ["UNDECLARED_RED_THREE_PENALTY", "render_sheet", "score_input"]
