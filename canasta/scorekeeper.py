@@ -32,7 +32,7 @@ from canasta.variants.classic import Classic
 
 #: Bicycle: 'Failure to declare receipt of a red three ... results in a 500 point
 #: penalty'; Denexa 'Penalties': 'Undeclared red 3s at end of hand: -500 points each.'
-UNDECLARED_RED_THREE_PENALTY = 500
+UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
 TOP_KEYS = ("variant", "rules", "players", "teams")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties")
@@ -144,12 +144,7 @@ def _bind(data: dict[str, Any], players: int) -> Classic:
     if not isinstance(rules, dict):
         raise ScoreInputError(f"'rules' must be an object of table rules, e.g. {{\"going_out_bonus\": 100}}, not {_type_name(rules)}")
     cls = find_variant(name)  # UnknownVariantError names the known variants
-    try:
-        v = cls(players, rules)  # OptionError names the bad option
-    except CanastaError:
-        raise
-    except ValueError as exc:
-        raise ScoreInputError(f"rules: {exc}") from None
+    v = cls(players, rules)  # OptionError names the bad option
     if not isinstance(v, Classic):
         raise ScoreInputError(f"the scorekeeper cannot score {cls.title or cls.name} yet")
     return v
@@ -349,7 +344,7 @@ def score_input(data: Any) -> dict[str, Any]:
         for name, _ in s.penalties:
             if name in reserved:
                 raise ScoreInputError(f"{s.who}: penalty name {name!r} is already a part of the score; choose another name")
-        penalties = [("undeclared_red_threes", -UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
+        penalties = [("undeclared_red_threes", -v.UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
         scored = score_side(v, **args, penalties=penalties + s.penalties)
         result.append({"total": scored["total"], "items": dict(scored["items"])})
     return {"teams": result}

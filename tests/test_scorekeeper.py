@@ -294,8 +294,14 @@ BAD_CASES: list[tuple[str, Any, str]] = [
      r"'players' says 4, but the teams describe 2 players \(4 players are 2 teams listing 2 hands each\)"),
     ("uneven hands", _team(1, hands=[["Ah"]]), r"cannot tell the number of players .* got 2 entries with 2, 1 hand\(s\)"),
     ("one team", lambda d: d["teams"].pop(), r"cannot tell the number of players .* got 1 entries"),
-    ("dealt too many", lambda d: d.update(rules={"hand_size": 40}), r"rules: too many cards dealt for the pack"),
 ]
+
+
+def test_too_many_cards_dealt_is_an_option_error() -> None:
+    """Rules that deal out the whole pack are refused by the variant itself, as an OptionError."""
+    data = bad(lambda d: d.update(rules={"hand_size": 40}))
+    with pytest.raises(OptionError, match="too few cards for a stock"):
+        score_input(data)
 
 
 @pytest.mark.parametrize(("mutate", "message"), [(m, msg) for _, m, msg in BAD_CASES], ids=[c[0] for c in BAD_CASES])

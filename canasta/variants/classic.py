@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
+from canasta.errors import OptionError
 from canasta.variants.base import Option, Variant, standard_deck
 
 CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
@@ -89,6 +90,8 @@ class Classic(Variant):
     }
     JOKER_VALUE: ClassVar[int] = 50
     RED_THREE_BONUS: ClassVar[int] = 100
+    #: Bicycle: 'Failure to declare receipt of a red three ... results in a 500 point penalty' (real cards only).
+    UNDECLARED_RED_THREE_PENALTY: ClassVar[int] = 500
     ALL_RED_THREES_BONUS: ClassVar[int] = 200  # each, when one side holds all four
     NATURAL_CANASTA: ClassVar[int] = 500
     MIXED_CANASTA: ClassVar[int] = 300
@@ -130,7 +133,7 @@ class Classic(Variant):
         values[JOKER] = self.JOKER_VALUE
         self.values: list[int] = values
         if self.num_players * self.hand_size + 20 > len(self.deck()):
-            raise ValueError("too many cards dealt for the pack")
+            raise OptionError(f"{self.num_players} hands of {self.hand_size} cards leave too few cards for a stock")
 
     def deck(self) -> list[int]:
         return standard_deck(2, self.rules["jokers"], 1 if self.rules["seven_of_each"] else 0)
