@@ -449,7 +449,7 @@ class Game:
                 out.extend(a for a in discards if self._check_discard(a, raise_error=False))
         if not pending_ok:
             append(RETRACT_ACTION)
-        if self.no_discard:
+        if self.no_discard and pending_ok:
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
@@ -527,6 +527,9 @@ class Game:
         if kind == END:
             if not self.no_discard:
                 raise IllegalActionError("end-timing", "end your turn with a discard")
+            if not self._pending_met(self._sides[self.turn]):
+                raise IllegalActionError(
+                    "minimum-count", "your initial meld is below the minimum: meld more or retract (Bicycle 'Insufficient Melds')")
             return
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
@@ -747,13 +750,16 @@ class Game:
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
         left = size - len(cards)
-        if left <= 1:
+        if self.pile_aside is not None and \
+                self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
+            # this meld completes the initial meld: the pile set aside joins the hand
+            left += sum(1 for c in self.pile_aside if not is_red_three(c))
+        # With no discard to follow (stock ended on a red three) only an empty hand is going out.
+        if left == 0 or (left == 1 and not self.no_discard):
             concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
             why = self._can_finish(side, counts, self.took_pile, concealed)
             if why:
                 return f(raise_error, "cannot-go-out", why)
-            if left == 1 and self.no_discard:
-                pass
         return True
 
     def _concealed_now_hyp(self, seat: int, side: int, created: set[int], added_existing: bool,
