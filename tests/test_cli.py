@@ -1,0 +1,75 @@
+"""The command line: `legal`, `variants`, and errors without tracebacks."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from canasta import Game
+from canasta.cli import app, parse_rules
+from canasta.notation import format_action, parse_move
+
+runner = CliRunner()
+
+
+def test_legal_prints_every_legal_action_of_a_saved_position(tmp_path: Path) -> None:
+    game = Game("classic", 4, seed=11)
+    rng = random.Random(11)
+    for _ in range(25):
+        game.apply(rng.choice(game.legal_actions()))
+    path = tmp_path / "position.json"
+    path.write_text(game.to_json())
+    result = runner.invoke(app, ["legal", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines == [f"{game.actor}: {format_action(a)}" for a in game.legal_actions()]
+    # every printed line parses back to a legal action of that position
+    for line in lines:
+        seat, action = parse_move(line)
+        assert seat == game.actor
+        game.copy().apply(action)
+
+
+def test_legal_refuses_a_broken_position_with_a_message(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"schema": 1, "variant": "classic"}')
+    result = runner.invoke(app, ["legal", str(path)])
+    assert result.exit_code == 2
+    assert "saved position is incomplete" in result.output
+    missing = runner.invoke(app, ["legal", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2
+    assert "cannot read" in missing.output
+
+
+def test_legal_refuses_a_position_that_lost_a_card(tmp_path: Path) -> None:
+    data = Game("classic", 4, seed=3).to_dict()
+    data["stock"].pop()
+    path = tmp_path / "short.json"
+    import json
+
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["legal", str(path)])
+    assert result.exit_code == 2
+    assert "holds 107 cards; classic uses 108" in result.output
+
+
+def test_variants_lists_options_with_defaults() -> None:
+    result = runner.invoke(app, ["variants"])
+    assert result.exit_code == 0
+    assert "classic: Classic Canasta (2, 3, 4 players)" in result.output
+    assert "wild_limit = 'three'" in result.output
+
+
+def test_play_with_an_unknown_rule_is_a_clear_error() -> None:
+    result = runner.invoke(app, ["play", "--rule", "no_such_rule=1", "--seed", "1"], input="quit\n")
+    assert result.exit_code == 2
+    assert "has no table rule 'no_such_rule'" in result.output
+
+
+def test_rule_pairs_parse_and_bad_pairs_are_refused() -> None:
+    assert parse_rules(["wild_limit=three", " jokers = 2 "]) == {"wild_limit": "three", "jokers": "2"}
+    result = runner.invoke(app, ["bench", "--rule", "jokers", "--seconds", "0.1"])
+    assert result.exit_code != 0
+    assert "name=value" in result.output
