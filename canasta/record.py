@@ -1,0 +1,487 @@
+"""Whole-game records: export, redaction for one seat, parsing and checked replay.
+
+A record is PGN-like: header tags (``[Variant "classic"]`` ...), then per hand a
+``hand N dealer D`` line, the dealt cards, the upcards, the red-three
+replacements of the deal, the moves (``SEAT: ACTION``, with the cards drawn from
+the stock in braces) and a score line once the hand is over. The engine is
+deterministic given the seed, so the chance lines are redundant for replay;
+they are written so that a record can be read without the engine and so that
+replay can check them. See docs/notation.md for the format.
+
+A record redacted for a seat writes ``??`` for every card that seat never saw
+and drops the seed (which reveals everything); it parses but cannot be replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from canasta.cards import format_card, is_red_three, parse_card
+from canasta.engine.actions import Action
+from canasta.engine.game import Game
+from canasta.errors import CanastaError, IllegalActionError, NotationError
+from canasta.notation import format_move, parse_move
+from canasta.variants import find_variant
+
+#: A card in a record; ``None`` is a card hidden by redaction (written ``??``).
+Card = int | None
+
+HIDDEN = "??"
+UNKNOWN_DATE = "?"
+UNFINISHED = "*"
+
+_TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "(.*)"\]$')
+_HAND_RE = re.compile(r"^hand (\d+) dealer (\d+)$")
+_SEAT_LINE_RE = re.compile(r"^(deal|replace) (\d+):(.*)$")
+_SCORE_HEAD_RE = re.compile(r"^score (\d+):(.*)$")
+_SIDE_RE = re.compile(r"^side (\d+) (-?\d+) \[(.*)\]$")
+_ITEM_RE = re.compile(r"^([a-z_][a-z0-9_]*) (-?\d+)$")
+
+
+class RecordError(NotationError):
+    """A record that is malformed or does not replay; ``line`` is 1-based (0: the record as a whole)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Move:
+    """``SEAT: ACTION {drawn}``; ``drawn`` is None when the action drew nothing from the stock."""
+
+    line: int = field(compare=False)  # 1-based line in the text; 0 when built from a game
+    seat: int
+    action: Action
+    drawn: tuple[Card, ...] | None = None
+
+
+@dataclass
+class SideResult:
+    total: int
+    items: dict[str, int]  # non-zero items only
+
+
+@dataclass
+class Score:
+    line: int = field(compare=False)
+    hand: int
+    went_out: int | None
+    concealed: bool
+    sides: list[SideResult]
+    totals: list[int]
+
+
+@dataclass
+class Hand:
+    line: int = field(compare=False)
+    number: int
+    dealer: int
+    deals: list[tuple[int, list[Card]]] = field(default_factory=list)  # (seat, cards as dealt)
+    upcards: list[Card] = field(default_factory=list)
+    replacements: list[tuple[int, list[Card]]] = field(default_factory=list)  # (seat, cards), deal order
+    moves: list[Move] = field(default_factory=list)
+    score: Score | None = None
+    deal_lines: dict[str, int] = field(default_factory=dict, compare=False)  # "deal 0", "upcard", ... -> line
+
+
+@dataclass
+class Record:
+    """A parsed record. ``tags`` keeps the header in order; ``tag_lines`` their line numbers."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    hands: list[Hand] = field(default_factory=list)
+    tag_lines: dict[str, int] = field(default_factory=dict, compare=False)
+
+    @property
+    def redacted_for(self) -> int | None:
+        value = self.tags.get("Redacted")
+        return int(value) if value is not None and value.isdigit() else None
+
+
+# ------------------------------------------------------------------ formatting
+def _card_text(c: Card) -> str:
+    return HIDDEN if c is None else format_card(c)
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(_card_text(c) for c in cards)
+
+
+def _format_score(s: Score) -> str:
+    sides = ", ".join(f"side {i} {r.total} [{', '.join(f'{k} {v}' for k, v in r.items.items())}]"
+                      for i, r in enumerate(s.sides))
+    out = "none" if s.went_out is None else str(s.went_out) + (" concealed" if s.concealed else "")
+    return f"score {s.hand}: {sides}; totals {' '.join(map(str, s.totals))}; out {out}"
+
+
+def format_record(record: Record) -> str:
+    """The text of a record (the inverse of :func:`parse_record`)."""
+    lines = [f'[{name} "{value}"]' for name, value in record.tags.items()]
+    for hand in record.hands:
+        lines.append("")
+        lines.append(f"hand {hand.number} dealer {hand.dealer}")
+        lines.extend(f"deal {seat}: {_cards_text(cards)}".rstrip() for seat, cards in hand.deals)
+        lines.append(f"upcard {_cards_text(hand.upcards)}".rstrip())
+        lines.extend(f"replace {seat}: {_cards_text(cards)}".rstrip() for seat, cards in hand.replacements)
+        for m in hand.moves:
+            text = format_move(m.seat, m.action)
+            lines.append(text if m.drawn is None else f"{text} {{{_cards_text(m.drawn)}}}")
+        if hand.score is not None:
+            lines.append(_format_score(hand.score))
+    return "\n".join(lines) + "\n"
+
+
+def result_text(game: Game) -> str:
+    """The Result tag: final scores and the winning side, or ``*`` while the game goes on."""
+    if game.winner is None:
+        return UNFINISHED
+    return f"{' '.join(map(str, game.scores))}; side {game.winner} wins"
+
+
+def _score_of(result: dict[str, Any]) -> Score:
+    return Score(line=0, hand=result["hand"], went_out=result["went_out"],
+                 concealed=bool(result["concealed"]) and result["went_out"] is not None,
+                 sides=[SideResult(s["total"], {k: v for k, v in s["items"].items() if v})
+                        for s in result["sides"]],
+                 totals=list(result["totals"]))
+
+
+def record_from_game(game: Game, seat: int | None = None, date: str | None = None) -> Record:
+    """The record of ``game`` so far; with ``seat``, redacted to what that seat saw."""
+    if seat is not None and not 0 <= seat < game.num_players:
+        raise NotationError(f"there is no seat {seat} in a {game.num_players}-player game")
+    if not game.deals or game.deals[0]["hand"] != 1:
+        # A position set up by hand (Game.from_dict without its deals) has no history to write.
+        raise NotationError("this game was not dealt from its seed (a position set up by hand): it has no record")
+
+    def shown(owner: int, cards: Sequence[int]) -> list[Card]:
+        # Red threes are laid out face up at once, so every seat saw them.
+        if seat is None or owner == seat:
+            return list(cards)
+        return [c if is_red_three(c) else None for c in cards]
+
+    if any(ch in str(game.seed) for ch in "\r\n"):
+        raise NotationError("a seed written in a record must fit on one line")
+    tags = {
+        "Variant": game.variant_name,
+        "RulesVersion": str(game.variant.rules_version),
+        "Rules": json.dumps(game.variant.non_default_rules(), sort_keys=True),
+        "Players": str(game.num_players),
+        "Seed": str(game.seed),
+        "Date": date or UNKNOWN_DATE,
+        "Result": result_text(game),
+    }
+    if seat is not None:
+        del tags["Seed"]  # the seed reveals every card
+        tags["Redacted"] = str(seat)
+    record = Record(tags=tags)
+    start = 0
+    for k, deal in enumerate(game.deals):
+        n = game.num_players
+        hand = Hand(line=0, number=deal["hand"], dealer=deal["dealer"])
+        hand.deals = [(s, shown(s, deal["hands"][s])) for s in range(n)]
+        hand.upcards = list(deal["upcards"])
+        order = [(deal["dealer"] + 1 + i) % n for i in range(n)]
+        hand.replacements = [(s, shown(s, deal["replacements"][s])) for s in order if deal["replacements"][s]]
+        finished = k < len(game.hand_results)
+        end = game.hand_results[k]["actions_end"] if finished else len(game.history)
+        for actor, action, drawn in game.history[start:end]:
+            hand.moves.append(Move(0, actor, action, tuple(shown(actor, drawn)) if drawn else None))
+        start = end
+        if finished:
+            hand.score = _score_of(game.hand_results[k])
+        record.hands.append(hand)
+    return record
+
+
+def export_record(game: Game, seat: int | None = None, date: str | None = None) -> str:
+    """The game as a record; ``seat`` redacts it for that seat, ``date`` fills the Date tag."""
+    return format_record(record_from_game(game, seat, date))
+
+
+# --------------------------------------------------------------------- parsing
+def _parse_cards(text: str, line: int, allow_hidden: bool = True) -> list[Card]:
+    out: list[Card] = []
+    for word in text.split():
+        if word == HIDDEN and allow_hidden:
+            out.append(None)
+            continue
+        try:
+            out.append(parse_card(word))
+        except NotationError as exc:
+            raise RecordError(line, str(exc)) from None
+    return out
+
+
+def _parse_score(text: str, line: int, hand: Hand) -> Score:
+    m = _SCORE_HEAD_RE.match(text)
+    parts = m.group(2).split(";") if m else []
+    if m is None or len(parts) != 3:
+        raise RecordError(line, f"a score line is 'score N: side 0 T [items], ...; totals ...; out SEAT|none', not {text!r}")
+    number = int(m.group(1))
+    if number != hand.number:
+        raise RecordError(line, f"score of hand {number} inside hand {hand.number}")
+    sides: list[SideResult] = []
+    # Items are separated by ', ' inside brackets: split sides on '], ' first.
+    chunks = [c.strip() for c in re.split(r"(?<=\]),", parts[0])]
+    for i, chunk in enumerate(chunks):
+        sm = _SIDE_RE.match(chunk)
+        if sm is None or int(sm.group(1)) != i:
+            raise RecordError(line, f"expected 'side {i} TOTAL [ITEM POINTS, ...]', not {chunk!r}")
+        items: dict[str, int] = {}
+        for item in filter(None, (x.strip() for x in sm.group(3).split(","))):
+            im = _ITEM_RE.match(item)
+            if im is None:
+                raise RecordError(line, f"a score item is 'name points', not {item!r}")
+            items[im.group(1)] = int(im.group(2))
+        sides.append(SideResult(int(sm.group(2)), items))
+    totals_words = parts[1].split()
+    if not totals_words or totals_words[0] != "totals":
+        raise RecordError(line, f"expected 'totals ...', not {parts[1].strip()!r}")
+    try:
+        totals = [int(w) for w in totals_words[1:]]
+    except ValueError:
+        raise RecordError(line, f"totals are whole numbers: {parts[1].strip()!r}") from None
+    out_words = parts[2].split()
+    concealed = out_words[2:] == ["concealed"]
+    if not out_words or out_words[0] != "out" or len(out_words) not in (2, 3) or (len(out_words) == 3 and not concealed):
+        raise RecordError(line, f"expected 'out SEAT', 'out SEAT concealed' or 'out none', not {parts[2].strip()!r}")
+    if out_words[1] == "none" and not concealed:
+        went_out = None
+    elif out_words[1].isdigit():
+        went_out = int(out_words[1])
+    else:
+        raise RecordError(line, f"expected 'out SEAT' or 'out none', not {parts[2].strip()!r}")
+    return Score(line, number, went_out, concealed, sides, totals)
+
+
+def _parse_move(text: str, line: int) -> Move:
+    drawn: tuple[Card, ...] | None = None
+    if text.endswith("}"):
+        head, brace, inner = text[:-1].partition("{")
+        if not brace or "{" in inner or "}" in inner:
+            raise RecordError(line, f"cards drawn are written in one pair of braces at the end: {text!r}")
+        drawn = tuple(_parse_cards(inner, line))
+        if not drawn:
+            raise RecordError(line, "empty braces: write the cards drawn, or no braces")
+        text = head
+    elif "{" in text or "}" in text:
+        raise RecordError(line, f"cards drawn are written in braces at the end of the move: {text!r}")
+    try:
+        seat, action = parse_move(text)
+    except NotationError as exc:
+        raise RecordError(line, str(exc)) from None
+    return Move(line, seat, action, drawn)
+
+
+def parse_record(text: str) -> Record:
+    """Parse a record (also a redacted one). Raises :class:`RecordError` naming the line."""
+    record = Record()
+    hand: Hand | None = None
+    for no, raw in enumerate(text.splitlines(), start=1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith("["):
+            tm = _TAG_RE.match(s)
+            if tm is None:
+                raise RecordError(no, f'a tag is [Name "value"], not {s!r}')
+            if hand is not None:
+                raise RecordError(no, "tags come before the first hand")
+            name, value = tm.group(1), tm.group(2)
+            if name in record.tags:
+                raise RecordError(no, f"tag {name} given twice")
+            record.tags[name] = value
+            record.tag_lines[name] = no
+            continue
+        hm = _HAND_RE.match(s)
+        if hm is not None:
+            hand = Hand(no, int(hm.group(1)), int(hm.group(2)))
+            record.hands.append(hand)
+            continue
+        if hand is None:
+            raise RecordError(no, f"expected a tag or 'hand N dealer D', not {s!r}")
+        if hand.score is not None:
+            raise RecordError(no, f"hand {hand.number} is already scored: expected 'hand {hand.number + 1} dealer D'")
+        sm = _SEAT_LINE_RE.match(s)
+        if sm is not None:
+            kind, seat = sm.group(1), int(sm.group(2))
+            key = f"{kind} {seat}"
+            if key in hand.deal_lines:
+                raise RecordError(no, f"'{key}' given twice in hand {hand.number}")
+            if hand.moves:
+                raise RecordError(no, f"'{kind}' lines come before the moves of the hand")
+            hand.deal_lines[key] = no
+            (hand.deals if kind == "deal" else hand.replacements).append((seat, _parse_cards(sm.group(3), no)))
+            continue
+        if s == "upcard" or s.startswith("upcard "):
+            if "upcard" in hand.deal_lines or hand.moves:
+                raise RecordError(no, "one 'upcard' line per hand, before the moves")
+            hand.deal_lines["upcard"] = no
+            hand.upcards = _parse_cards(s[len("upcard"):], no, allow_hidden=False)
+            continue
+        if s.startswith("score"):
+            hand.score = _parse_score(s, no, hand)
+            continue
+        hand.moves.append(_parse_move(s, no))
+    return record
+
+
+# ---------------------------------------------------------------------- replay
+def _tag(record: Record, name: str) -> str:
+    if name not in record.tags:
+        raise RecordError(0, f"the record has no [{name} \"...\"] tag")
+    return record.tags[name]
+
+
+def _int_tag(record: Record, name: str) -> int:
+    value = _tag(record, name)
+    try:
+        return int(value)
+    except ValueError:
+        raise RecordError(record.tag_lines[name], f"tag {name} must be a whole number, not {value!r}") from None
+
+
+def _new_game(record: Record) -> Game:
+    if "Redacted" in record.tags:
+        raise RecordError(record.tag_lines["Redacted"],
+                          f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed")
+    variant = _tag(record, "Variant")
+    players = _int_tag(record, "Players")
+    seed_text = _tag(record, "Seed")
+    # Deals depend on str(seed) only: read "42" back as the int the engine was most likely given,
+    # but keep "007" a string, since str(7) would deal other cards.
+    seed: int | str = seed_text
+    if re.fullmatch(r"-?\d+", seed_text) and str(int(seed_text)) == seed_text:
+        seed = int(seed_text)
+    rules_text = record.tags.get("Rules", "{}")
+    try:
+        rules = json.loads(rules_text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(record.tag_lines["Rules"], f"tag Rules is not JSON: {exc}") from None
+    if not isinstance(rules, dict):
+        raise RecordError(record.tag_lines["Rules"], "tag Rules is a JSON object of table rules")
+    try:
+        cls = find_variant(variant)
+    except CanastaError as exc:
+        raise RecordError(record.tag_lines["Variant"], str(exc)) from None
+    if players not in cls.player_counts:
+        raise RecordError(record.tag_lines["Players"], f"{variant} is played by "
+                          f"{', '.join(map(str, cls.player_counts))} players, not {players}")
+    try:
+        game = Game(variant, players, seed, rules)
+    except CanastaError as exc:
+        raise RecordError(record.tag_lines.get("Rules", 0), str(exc)) from None
+    if "RulesVersion" in record.tags and _int_tag(record, "RulesVersion") != game.variant.rules_version:
+        raise RecordError(record.tag_lines["RulesVersion"],
+                          f"the record was written for rules version {record.tags['RulesVersion']} of {variant}; "
+                          f"this engine implements version {game.variant.rules_version}")
+    return game
+
+
+def _same(line: int, what: str, written: Sequence[Card], actual: Sequence[int]) -> None:
+    if list(written) != list(actual):
+        raise RecordError(line, f"{what}: the record says {_cards_text(written) or 'nothing'}, "
+                                f"the deal gives {_cards_text(actual) or 'nothing'}")
+
+
+def _check_deal(hand: Hand, deal: dict[str, Any], players: int) -> None:
+    if hand.number != deal["hand"] or hand.dealer != deal["dealer"]:
+        raise RecordError(hand.line, f"expected 'hand {deal['hand']} dealer {deal['dealer']}'")
+    seats = sorted(s for s, _ in hand.deals)
+    if seats != list(range(players)):
+        raise RecordError(hand.line, f"hand {hand.number} needs one 'deal SEAT: ...' line for each seat 0-{players - 1}")
+    for seat, cards in hand.deals:
+        _same(hand.deal_lines[f"deal {seat}"], f"cards dealt to seat {seat}", cards, deal["hands"][seat])
+    if "upcard" not in hand.deal_lines:
+        raise RecordError(hand.line, f"hand {hand.number} has no 'upcard' line")
+    _same(hand.deal_lines["upcard"], "upcards", hand.upcards, deal["upcards"])
+    written = dict(hand.replacements)
+    for seat in range(players):
+        if seat in written:
+            _same(hand.deal_lines[f"replace {seat}"], f"red-three replacements of seat {seat}", written[seat],
+                  deal["replacements"][seat])
+        elif deal["replacements"][seat]:
+            raise RecordError(hand.line, f"seat {seat} replaced red threes at the deal "
+                                         f"({_cards_text(deal['replacements'][seat])}): the record has no 'replace {seat}:' line")
+
+
+def _check_score(score: Score, result: dict[str, Any]) -> None:
+    expected = _score_of(result)
+    if score != expected:
+        raise RecordError(score.line, f"the hand scores {_format_score(expected)!r}, the record says {_format_score(score)!r}")
+
+
+def replay_record(text: str) -> Game:
+    """Replay a record with every action checked; return the game at its end.
+
+    Raises :class:`RecordError` (a :class:`NotationError`) naming the line of the
+    first malformed line, illegal move, or chance line or score that differs from
+    what the engine produces.
+    """
+    record = parse_record(text)
+    game = _new_game(record)
+    last_line = 0
+    for i, hand in enumerate(record.hands):
+        if i >= len(game.deals):
+            raise RecordError(hand.line, f"hand {hand.number} is never dealt: hand {game.hand_no} has not ended")
+        _check_deal(hand, game.deals[i], game.num_players)
+        last_line = max([hand.line, *hand.deal_lines.values()])
+        for move in hand.moves:
+            last_line = move.line
+            if len(game.hand_results) > i:
+                raise RecordError(move.line, f"hand {hand.number} is over: expected its score line")
+            if move.seat != game.actor:
+                raise RecordError(move.line, f"it is seat {game.actor}'s turn to act, not seat {move.seat}'s")
+            before = len(game.history)
+            try:
+                game.apply(move.action)
+            except IllegalActionError as exc:
+                raise RecordError(move.line, f"illegal move: {exc}") from None
+            drawn = game.history[before][2]
+            if move.drawn is None and drawn:
+                raise RecordError(move.line, f"the move drew {_cards_text(drawn)} from the stock: "
+                                             f"write them in braces, {{{_cards_text(drawn)}}}")
+            if move.drawn is not None:
+                _same(move.line, "cards drawn from the stock", move.drawn, drawn)
+        if hand.score is not None:
+            last_line = hand.score.line
+            if len(game.hand_results) <= i:
+                raise RecordError(hand.score.line, f"hand {hand.number} has not ended")
+            _check_score(hand.score, game.hand_results[i])
+        elif len(game.hand_results) > i:
+            raise RecordError(last_line, f"hand {hand.number} ended here: the record has no score line for it")
+    if len(record.hands) < len(game.deals):
+        raise RecordError(last_line, f"hand {game.hand_no} was dealt after this line: the record has no 'hand {game.hand_no}' lines")
+    if "Result" in record.tags and record.tags["Result"] != result_text(game):
+        raise RecordError(record.tag_lines["Result"],
+                          f"the game's result is {result_text(game)!r}, the tag says {record.tags['Result']!r}")
+    return game
+
+
+def replay_command(text: str) -> str:
+    """``canasta replay``: replay and check a record; a readable summary of the hand scores."""
+    game = replay_record(text)
+    sides = range(game.num_sides)
+    lines = [f"{game.variant_name}, {game.num_players} players, seed {game.seed}: "
+             f"{len(game.history)} actions in {len(game.deals)} hand(s), all legal and matching the record"]
+    lines.append("hand" + "".join(f"{'side ' + str(s):>10}{'total':>7}" for s in sides) + "  went out")
+    for r in game.hand_results:
+        cells = "".join(f"{r['sides'][s]['total']:>+10}{r['totals'][s]:>7}" for s in sides)
+        out = "nobody" if r["went_out"] is None else f"seat {r['went_out']}" + (" (concealed)" if r["concealed"] else "")
+        lines.append(f"{r['hand']:>4}{cells}  {out}")
+    if game.winner is not None:
+        lines.append(f"side {game.winner} wins: {' to '.join(map(str, game.scores))}")
+    else:
+        lines.append(f"unfinished: hand {game.hand_no} in play, scores {' '.join(map(str, game.scores))}")
+    return "\n".join(lines)
+
+
+__all__ = ["Card", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "export_record",
+           "format_record", "parse_record", "record_from_game", "replay_command", "replay_record", "result_text"]
