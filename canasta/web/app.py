@@ -1,0 +1,373 @@
+"""The FastAPI application: REST endpoints, the WebSocket of each table, static pages.
+
+``create_app(database_url)`` builds an app over one database; several processes
+may share a PostgreSQL database when they are given the same ``redis_url``.
+See docs/web.md for the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from canasta.errors import CanastaError
+from canasta.web.hub import Client, Hub
+from canasta.web.service import GameService, WebError
+
+STATIC = Path(str(resources.files("canasta.web") / "static"))
+#: largest WebSocket message accepted from a client (characters)
+MAX_MESSAGE = 4096
+#: per connection: messages per second refilled, and the burst allowed (a flood beyond is refused)
+RATE, BURST = 50.0, 100.0
+
+
+class SeatSpec(BaseModel):
+    kind: str = Field(description="me, invite or computer")
+    level: str | None = None
+    name: str = ""
+
+
+class CreateGame(BaseModel):
+    variant: str = "classic"
+    players: int = 4
+    seed: str | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = None
+
+
+class JoinSeat(BaseModel):
+    seat: int
+    invite: str
+    name: str = ""
+
+
+class ReplayRequest(BaseModel):
+    record: str = Field(max_length=2_000_000)
+
+
+def variants_info() -> list[dict[str, Any]]:
+    from canasta.variants import VARIANTS
+
+    out = []
+    for name, cls in sorted(VARIANTS.items()):
+        out.append({
+            "name": name, "title": cls.title, "description": cls.description,
+            "player_counts": list(cls.player_counts), "rules_page": f"/rules/{name}",
+            "options": [{"name": o.name, "default": o.default, "help": o.help, "source": o.source,
+                         "choices": list(o.choices) if o.choices is not None else None,
+                         "type": type(o.default).__name__}
+                        for o in cls.options.values()],
+        })
+    return out
+
+
+def _docs_dir() -> Path | None:
+    candidate = Path(__file__).resolve().parents[2] / "docs" / "variants"
+    return candidate if candidate.is_dir() else None
+
+
+def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
+               bot_delay: float = 0.0, idle_limit: float | None = 120.0,
+               rate_limit: tuple[float, float] = (RATE, BURST)) -> FastAPI:
+    """The web app over ``database_url`` (SQLite path or URL, or ``postgresql://...``).
+
+    ``redis_url`` fans updates out to other processes sharing the database; ``bot_delay`` paces
+    computer players (seconds per action); ``idle_limit`` is how long a seat must have been idle
+    before another player may hand it to the computer (None: never); ``rate_limit`` is
+    (messages per second, burst) per connection.
+    """
+    rate, burst = rate_limit
+    service = GameService(database_url, idle_limit=idle_limit)
+    hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            service.close()
+
+    app = FastAPI(title="canasta", lifespan=lifespan)
+    app.state.service = service
+    app.state.hub = hub
+
+    @app.exception_handler(WebError)
+    async def _web_error(_request: Request, exc: WebError) -> JSONResponse:
+        return JSONResponse(exc.payload(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
+        return JSONResponse({"type": "error", "code": "bad-request", "message": message}, status_code=400)
+
+    # ------------------------------------------------------------ pages
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{game_id}", include_in_schema=False)
+    async def table(game_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/scorepad", include_in_schema=False)
+    async def scorepad() -> FileResponse:
+        return page("scorepad.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_page(variant: str) -> HTMLResponse:
+        import html
+
+        info = {v["name"]: v for v in variants_info()}.get(variant)
+        if info is None:
+            raise WebError("no-variant", f"no variant {variant!r}", status=404)
+        docs = _docs_dir()
+        text = ""
+        if docs is not None and (docs / f"{variant}.md").is_file():
+            text = (docs / f"{variant}.md").read_text()
+        rows = "".join(f"<tr><td><code>{html.escape(o['name'])}</code></td><td>{html.escape(repr(o['default']))}</td>"
+                       f"<td>{html.escape(o['help'])}<br><small>{html.escape(o['source'])}</small></td></tr>"
+                       for o in info["options"])
+        body = (f"<h1>{html.escape(info['title'])}</h1><p>{html.escape(info['description'])}</p>"
+                f"<h2>Table rules</h2><table><tr><th>option</th><th>default</th><th>meaning</th></tr>{rows}</table>"
+                + (f"<h2>The rules as implemented</h2><pre class='rules'>{html.escape(text)}</pre>" if text else ""))
+        return HTMLResponse("<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
+                            "content='width=device-width,initial-scale=1'><title>Rules</title>"
+                            "<link rel='stylesheet' href='/static/app.css'></head><body class='page'>"
+                            f"<p><a href='/'>← start page</a></p>{body}</body></html>")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -------------------------------------------------------------- REST
+    @app.get("/api/variants")
+    async def api_variants() -> list[dict[str, Any]]:
+        return variants_info()
+
+    @app.post("/api/games")
+    async def api_create(body: CreateGame) -> dict[str, Any]:
+        seats = [s.model_dump() for s in body.seats] if body.seats is not None else \
+            [{"kind": "me"}] + [{"kind": "computer", "level": "basic"}] * (body.players - 1)
+        created = service.create_game(variant=body.variant, players=body.players, seed=body.seed,
+                                      rules=body.rules, seats=seats)
+        live = service.get(created["id"])
+        hub.drive(live.id)
+        gid = created["id"]
+        return {"id": gid, "tokens": {str(k): v for k, v in created["tokens"].items()},
+                "invites": {str(k): v for k, v in created["invites"].items()},
+                "invite_links": {str(k): f"/table/{gid}?seat={k}&invite={v}" for k, v in created["invites"].items()},
+                "table": f"/table/{gid}"}
+
+    @app.post("/api/games/{game_id}/join")
+    async def api_join(game_id: str, body: JoinSeat) -> dict[str, Any]:
+        live = service.get(game_id)
+        if not 0 <= body.seat < live.players:
+            raise WebError("bad-seat", f"there is no seat {body.seat}")
+        token = service.join(game_id, body.seat, body.invite, body.name)
+        hub.changed(game_id, force=True)
+        return {"seat": body.seat, "token": token}
+
+    @app.get("/api/games/{game_id}")
+    async def api_game(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+        live = service.get(game_id)
+        seat = service.seat_of(live, x_seat_token)
+        return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
+                "idle_limit": service.idle_limit, **_strip(service, live, seat)}
+
+    @app.get("/api/games/{game_id}/record")
+    async def api_record(game_id: str, x_seat_token: str | None = Header(default=None),
+                         token: str | None = None) -> PlainTextResponse:
+        live = service.get(game_id)
+        seat = service.seat_of(live, x_seat_token or token)
+        text = service.record(live, seat)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="canasta-{game_id}.txt"'})
+
+    @app.post("/api/score")
+    async def api_score(request: Request) -> dict[str, Any]:
+        from canasta.scorekeeper import score_input
+
+        data = await _json_body(request)
+        try:
+            return score_input(data)
+        except CanastaError as exc:
+            raise WebError("bad-score", str(exc)) from None
+
+    @app.post("/api/replay")
+    async def api_replay(body: ReplayRequest) -> dict[str, Any]:
+        from canasta.web.replay import replay_frames
+
+        return replay_frames(body.record)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> Response:
+        return Response("ok", media_type="text/plain")
+
+    # --------------------------------------------------------- WebSocket
+    @app.websocket("/ws/{game_id}")
+    async def ws_table(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        try:
+            hello = await _first_message(ws)
+            live = service.get(game_id)
+            seat = service.seat_of(live, hello.get("token"))
+        except WebError as exc:
+            await _send_close(ws, exc.payload())
+            return
+        except WebSocketDisconnect:
+            return
+        client = Client(ws=ws, game_id=game_id, seat=seat)
+        writer = asyncio.create_task(client.writer())
+        hub.add(client)
+        since = hello.get("since")
+        since = since if isinstance(since, int) and not isinstance(since, bool) else None
+        client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
+                     "variant": live.variant, "idle_limit": service.idle_limit})
+        client.send(hub.update_for(live, client, since))
+        hub.drive(game_id)
+        tokens, last = burst, time.monotonic()
+        try:
+            while not client.closed:
+                raw = await ws.receive()
+                if raw.get("type") == "websocket.disconnect":
+                    break
+                now = time.monotonic()
+                tokens = min(burst, tokens + (now - last) * rate)
+                last = now
+                if tokens < 1:
+                    client.send(WebError("flood", "too many messages: slow down").payload())
+                    continue
+                tokens -= 1
+                reply = _handle(service, hub, client, raw)
+                if reply is not None:
+                    client.send(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.remove(client)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(writer, 2.0)
+
+    return app
+
+
+def _strip(service: GameService, live: Any, seat: int | None) -> dict[str, Any]:
+    from canasta.web.service import public_state
+
+    return public_state(live, seat)
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > 200_000:
+        raise WebError("too-large", "the request is too large", status=413)
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise WebError("bad-json", "the request body is not JSON") from None
+
+
+async def _first_message(ws: WebSocket) -> dict[str, Any]:
+    try:
+        raw = await asyncio.wait_for(ws.receive(), 30.0)
+    except TimeoutError:
+        raise WebError("no-hello", "send {\"type\": \"hello\", \"token\": ..., \"since\": ...} first") from None
+    if raw.get("type") == "websocket.disconnect":
+        raise WebSocketDisconnect()
+    message = _decode(raw)
+    if message.get("type") != "hello":
+        raise WebError("no-hello", "the first message must be {\"type\": \"hello\", \"token\": ..., \"since\": ...}")
+    return message
+
+
+def _decode(raw: Any) -> dict[str, Any]:
+    text = raw.get("text")
+    if text is None:
+        data = raw.get("bytes")
+        if data is None:
+            raise WebError("bad-json", "empty message")
+        if len(data) > MAX_MESSAGE:
+            raise WebError("too-large", f"messages are at most {MAX_MESSAGE} characters")
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            raise WebError("bad-json", "messages are JSON text") from None
+    if len(text) > MAX_MESSAGE:
+        raise WebError("too-large", f"messages are at most {MAX_MESSAGE} characters")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise WebError("bad-json", "messages are JSON objects") from None
+    if not isinstance(message, dict):
+        raise WebError("bad-json", "messages are JSON objects with a 'type'")
+    return message
+
+
+async def _send_close(ws: WebSocket, payload: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps(payload))
+        await ws.close(code=4003 if payload.get("code") == "bad-token" else 4000)
+
+
+def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> dict[str, Any] | None:
+    """One client message; the reply to that client (others get updates through the hub)."""
+    try:
+        message = _decode(raw)
+        kind = message.get("type")
+        live = service.get(client.game_id)
+        if kind == "action":
+            service.submit(live, client.seat, message.get("action"), message.get("version"))
+            reply = {"type": "ack", "id": message.get("id"), "version": live.version}
+            client.send(reply)
+            hub.changed(client.game_id)
+            return None
+        if kind == "hint":
+            return service.hint(live, client.seat)
+        if kind == "sync":
+            since = message.get("since")
+            return hub.update_for(live, client, since if isinstance(since, int) and not isinstance(since, bool) else None)
+        if kind == "takeover":
+            seat = message.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < live.players:
+                raise WebError("bad-seat", "takeover names a seat number")
+            service.take_over(live, client.seat, seat)
+            hub.changed(client.game_id, force=True)
+            return None
+        if kind == "reclaim":
+            service.reclaim(live, client.seat)
+            hub.changed(client.game_id, force=True)
+            return None
+        if kind == "ping":
+            return {"type": "pong", "version": live.version}
+        if kind == "hello":
+            raise WebError("bad-request", "already connected")
+        raise WebError("unknown-type", f"unknown message type {kind!r}; types: action, hint, sync, takeover, reclaim, ping")
+    except WebError as exc:
+        out = exc.payload()
+        if isinstance(raw, dict) and raw.get("text"):
+            with contextlib.suppress(Exception):
+                msg = json.loads(raw["text"])
+                if isinstance(msg, dict) and "id" in msg and len(str(msg["id"])) < 64:
+                    out["id"] = msg["id"]
+        return out

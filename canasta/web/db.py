@@ -1,0 +1,110 @@
+"""Storage: a game is its header (variant, players, seed, rules, seats) and its action log.
+
+The live state is never stored: it is rebuilt by replaying the log (see
+:mod:`canasta.web.service`). Each action row is committed before the action is
+acknowledged, and ``(game_id, seq)`` is unique, so two processes (or a retried
+request) can never both write the same step of a game.
+
+SQLite (the default) runs in WAL mode with a busy timeout; PostgreSQL is used
+through psycopg 3 (``postgresql://`` URLs are mapped to ``postgresql+psycopg://``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(80))
+    #: the table rules as JSON text (only the options the creator set)
+    rules: Mapped[str] = mapped_column(Text, default="{}")
+    created: Mapped[float] = mapped_column(Float, default=time.time)
+    seats: Mapped[list[SeatRow]] = relationship(back_populates="game", order_by="SeatRow.seat",
+                                                cascade="all, delete-orphan")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: "human" or "computer"
+    kind: Mapped[str] = mapped_column(String(16))
+    #: computer level ("basic", "random"); for a human seat handed to a computer, the level it plays at
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    name: Mapped[str] = mapped_column(String(40), default="")
+    #: sha256 of the seat token (None until a human claims the seat)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: sha256 of the invite code (None once claimed, and for computer seats)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_action_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: 1 for the first action of the game, then 2, 3, ...: the game's version after it
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(120))
+    created: Mapped[float] = mapped_column(Float, default=time.time)
+
+
+def normalize_url(url: str) -> str:
+    """Accept plain ``postgresql://`` and file paths as well as SQLAlchemy URLs."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": 10, "check_same_thread": False}
+    else:
+        kwargs["pool_pre_ping"] = True
+        kwargs["pool_size"] = 10
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=10000")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+    Base.metadata.create_all(engine)
+    return engine

@@ -1,0 +1,244 @@
+"""WebSocket clients of each table, versioned updates, computer seats, and Redis fan-out.
+
+Each client has an outgoing queue drained by its own writer task, so a slow or
+dropped client never blocks the table; a client whose queue overflows is
+disconnected and resynchronises when it reconnects (it sends the last version it
+has, and gets the events it missed, or a full resync).
+
+With ``redis_url`` every state change is published on ``canasta:game:<id>``;
+every process refreshes that game from the database (the durable log) and
+updates its own clients. The pub/sub listener reconnects by itself, and after a
+reconnect refreshes every game it has clients for, so a lost message costs only
+latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.websockets import WebSocketState
+
+from canasta.web.service import GameService, Live, WebError, public_state
+
+log = logging.getLogger("canasta.web")
+
+CHANNEL_PREFIX = "canasta:game:"
+QUEUE_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Client:
+    ws: WebSocket
+    game_id: str
+    seat: int | None
+    sent_version: int = -1
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            # too far behind: drop it; on reconnect it resyncs from its last version
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    break
+                if self.ws.client_state != WebSocketState.CONNECTED:
+                    break
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+        except Exception:  # a send to a dropped client; the reader notices the close
+            log.debug("writer for %s stopped", self.game_id, exc_info=True)
+        finally:
+            self.closed = True
+            if self.ws.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.ws.close()
+
+
+class Hub:
+    def __init__(self, service: GameService, *, bot_delay: float = 0.0, redis_url: str | None = None) -> None:
+        self.service = service
+        self.bot_delay = bot_delay
+        self.redis_url = redis_url
+        self.clients: dict[str, set[Client]] = {}
+        self.driving: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._redis: Any = None
+        self._listener: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        if self.redis_url:
+            import redis.asyncio as aioredis
+
+            self._redis = aioredis.Redis.from_url(self.redis_url)
+            ready = asyncio.Event()
+            self._listener = asyncio.create_task(self._listen(ready))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 5.0)
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # -------------------------------------------------------------- clients
+    def add(self, client: Client) -> None:
+        self.clients.setdefault(client.game_id, set()).add(client)
+
+    def remove(self, client: Client) -> None:
+        clients = self.clients.get(client.game_id)
+        if clients is not None:
+            clients.discard(client)
+            if not clients:
+                del self.clients[client.game_id]
+        client.closed = True
+        client.queue.put_nowait(None)
+
+    def update_for(self, live: Live, client: Client, since: int | None) -> dict[str, Any]:
+        """An update message: the events after ``since`` (or a resync) and the seat's state."""
+        events = self.service.events_since(live, since) if since is not None else None
+        state = public_state(live, client.seat)
+        client.sent_version = live.version
+        if events is None:
+            return {"type": "update", "version": live.version, "resync": True,
+                    "events": live.events[-200:], "state": state}
+        return {"type": "update", "version": live.version, "resync": False, "events": events, "state": state}
+
+    def broadcast_local(self, game_id: str, force: bool = False) -> None:
+        clients = self.clients.get(game_id)
+        if not clients:
+            return
+        live = self.service.get(game_id)
+        for client in list(clients):
+            if force or client.sent_version < live.version:
+                since = client.sent_version if client.sent_version >= 0 else None
+                client.send(self.update_for(live, client, since))
+
+    def changed(self, game_id: str, force: bool = False) -> None:
+        """After a local change: update local clients, tell other processes, let computers move."""
+        self.broadcast_local(game_id, force)
+        if self._redis is not None:
+            self._spawn(self._publish(game_id, force))
+        self.drive(game_id)
+
+    async def _publish(self, game_id: str, seats: bool) -> None:
+        message = json.dumps({"origin": self.origin, "seats": seats})
+        try:
+            await self._redis.publish(CHANNEL_PREFIX + game_id, message)
+        except Exception:
+            log.warning("redis publish failed for %s; other processes catch up on their next refresh", game_id)
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        backoff = 0.1
+        while True:
+            pubsub = self._redis.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                ready.set()
+                backoff = 0.1
+                for game_id in list(self.clients):  # catch up on whatever was missed while disconnected
+                    self._on_remote(game_id, True)
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+                    try:
+                        data = json.loads(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if data.get("origin") == self.origin:
+                        continue
+                    self._on_remote(channel[len(CHANNEL_PREFIX):], bool(data.get("seats")))
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception:
+                log.warning("redis pub/sub lost; reconnecting in %.1f s", backoff)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    def _on_remote(self, game_id: str, seats: bool) -> None:
+        if game_id not in self.service.cache:
+            return
+        try:
+            if seats:
+                self.service.reload_seats(game_id)
+            self.service.refresh(game_id)
+        except WebError:
+            log.exception("cannot refresh game %s", game_id)
+            self.service.forget(game_id)
+            return
+        self.broadcast_local(game_id, force=seats)
+
+    # ------------------------------------------------------------ computers
+    def drive(self, game_id: str) -> None:
+        """Start the computer seats of a game moving, if one is to act (once per game at a time)."""
+        if game_id in self.driving:
+            return
+        live = self.service.cache.get(game_id)
+        if live is None or self.service.bot_to_move(live) is None:
+            return
+        self.driving.add(game_id)
+        self._spawn(self._drive(game_id))
+
+    async def _drive(self, game_id: str) -> None:
+        try:
+            while True:
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                else:
+                    await asyncio.sleep(0)
+                live = self.service.cache.get(game_id)
+                if live is None:
+                    return
+                try:
+                    moved = self.service.bot_move(live)
+                except WebError as exc:
+                    if exc.code == "stale":
+                        continue  # another process moved; look again
+                    log.warning("computer player in %s: %s", game_id, exc.message)
+                    return
+                if not moved:
+                    return
+                self.broadcast_local(game_id)
+                if self._redis is not None:
+                    await self._publish(game_id, False)
+        finally:
+            self.driving.discard(game_id)
+
+
+def now() -> float:
+    return time.monotonic()

@@ -1,0 +1,76 @@
+"""Frames for the replay viewer: a record replayed step by step, every hand visible.
+
+A complete record (the game is over, or it was exported unredacted) is replayed
+with every action checked; a record redacted for a seat cannot be replayed (its
+hidden cards are unknown), so the viewer gets its moves only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canasta.engine.game import Game
+from canasta.errors import CanastaError
+from canasta.notation import format_action
+from canasta.web.service import WebError
+
+
+def _frame(game: Game) -> dict[str, Any]:
+    obs = game.observation(0)
+    return {
+        "hand_no": game.hand_no, "actor": None if game.is_over else game.actor, "phase": game.phase,
+        "hands": [game.observation(s)["hand"] for s in range(game.num_players)],
+        "melds": obs["melds"], "red_threes": obs["red_threes"], "stock_size": obs["stock_size"],
+        "pile_size": obs["pile_size"], "pile_top": obs["pile_top"], "frozen": obs["frozen"],
+        "scores": obs["scores"], "minimum": obs["minimum"],
+    }
+
+
+def replay_frames(text: str) -> dict[str, Any]:
+    from canasta.record import parse_record, replay_record
+
+    try:
+        record = parse_record(text)
+    except CanastaError as exc:
+        raise WebError("bad-record", str(exc)) from None
+    tags = dict(record.tags)
+    if record.redacted_for is not None or "Redacted" in tags:
+        listed = [{"number": h.number, "dealer": h.dealer,
+                   "moves": [{"seat": m.seat, "action": format_action(m.action)} for m in h.moves]}
+                  for h in record.hands]
+        return {"tags": tags, "redacted": True, "hands": listed,
+                "message": f"this record is redacted for seat {tags.get('Redacted')}: its moves are listed, "
+                           "but the hidden cards cannot be shown"}
+    try:
+        final = replay_record(text)
+    except CanastaError as exc:
+        raise WebError("bad-record", str(exc)) from None
+    game = Game(final.variant_name, final.num_players, final.seed, final.variant.non_default_rules())
+    hands: list[dict[str, Any]] = []
+    current: dict[str, Any] = {"number": game.hand_no, "dealer": game.dealer, "frames": [_frame(game)]}
+    for seat, action, _got in final.history:
+        results_before = len(game.hand_results)
+        game.push(action)
+        step = {"seat": seat, "action": format_action(action)}
+        if len(game.hand_results) > results_before:
+            result = game.hand_results[-1]
+            current["frames"].append({**step, **_frame_end(game, result)})
+            current["result"] = result
+            hands.append(current)
+            if game.is_over:
+                current = {}
+                break
+            current = {"number": game.hand_no, "dealer": game.dealer, "frames": [_frame(game)]}
+        else:
+            current["frames"].append({**step, **_frame(game)})
+    if current:
+        hands.append(current)
+    return {"tags": tags, "redacted": False, "players": final.num_players, "hands": hands,
+            "winner": final.winner, "scores": final.scores}
+
+
+def _frame_end(game: Game, result: dict[str, Any]) -> dict[str, Any]:
+    frame = _frame(game)
+    frame["hand_over"] = True
+    frame["totals"] = result["totals"]
+    return frame

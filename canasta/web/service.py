@@ -1,0 +1,420 @@
+"""The game service: tables stored as header + action log, live games rebuilt by replay.
+
+Everything here is synchronous and runs on the server's event loop thread, so
+one check-write-apply step is atomic within a process. Across processes the
+unique ``(game_id, seq)`` constraint decides: a process whose cached game is
+behind gets an integrity error, reloads the missing actions and reports the
+client's action as stale.
+
+Versions: a game's version is the number of actions in its log. Every message
+to a client carries it; an action names the version it was chosen at, and is
+refused as ``stale`` when the game has moved on (which also rejects duplicates).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from canasta.engine.actions import Action
+from canasta.engine.game import Game
+from canasta.errors import CanastaError, IllegalActionError, NotationError
+from canasta.notation import format_action, parse_action
+from canasta.players import get_player, hint
+from canasta.players.base import Player
+from canasta.web.db import ActionRow, GameRow, SeatRow, make_engine
+
+HUMAN = "human"
+COMPUTER = "computer"
+LEVELS = ("basic", "random")
+#: most events a reconnecting client is sent; further behind, it gets a full resync
+MAX_REPLAY_EVENTS = 1000
+
+
+class WebError(Exception):
+    """A refused request: ``code`` is stable (tests and clients match on it), ``message`` is for people."""
+
+    def __init__(self, code: str, message: str, status: int = 400, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.rule = rule
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None
+    invite_hash: str | None
+
+    def public(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "level": self.level, "name": self.name,
+                "claimed": self.kind == COMPUTER or self.token_hash is not None,
+                "invite_open": self.invite_hash is not None}
+
+
+@dataclass
+class Live:
+    """A game in memory: rebuilt from the log, kept in step with it."""
+
+    id: str
+    variant: str
+    players: int
+    seed: int | str
+    rules: dict[str, Any]
+    game: Game
+    seats: list[SeatInfo]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    bots: dict[int, Player] = field(default_factory=dict)
+    #: when the current actor began to act (monotonic), for the idle limit
+    actor_since: float = field(default_factory=time.monotonic)
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def bot_for(self, seat: int) -> Player | None:
+        info = self.seats[seat]
+        if info.kind != COMPUTER:
+            return None
+        bot = self.bots.get(seat)
+        if bot is None or bot.name != (info.level or "basic"):
+            bot = get_player(info.level or "basic", seed=f"{self.seed}/{seat}")
+            self.bots[seat] = bot
+        return bot
+
+
+def parse_seed(text: str) -> int | str:
+    stripped = text.strip()
+    if stripped.lstrip("-").isdigit() and len(stripped) < 19:
+        return int(stripped)
+    return stripped
+
+
+def public_state(live: Live, seat: int | None) -> dict[str, Any]:
+    """The state message for one seat (or a spectator, ``seat=None``).
+
+    Built from ``Game.observation`` only: a spectator gets seat 0's view with the
+    hand removed, so the message holds nothing that is not face up.
+    """
+    game = live.game
+    if seat is None:
+        obs = game.observation(0)
+        obs["hand"] = []
+        obs["seat"] = None
+        obs["side"] = None
+        obs["partner"] = None
+    else:
+        obs = game.observation(seat)
+    legal: list[str] = []
+    if seat is not None and not game.is_over and game.actor == seat:
+        legal = [format_action(a) for a in game.legal_actions()]
+    return {"version": live.version, "obs": obs, "legal": legal,
+            "seats": [s.public() for s in live.seats]}
+
+
+class GameService:
+    """Create, join, load and play games; the database holds the truth."""
+
+    def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0) -> None:
+        self.engine: Engine = make_engine(database_url)
+        self.cache: OrderedDict[str, Live] = OrderedDict()
+        self.max_cached = max_cached
+        self.idle_limit = idle_limit
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- create
+    def create_game(self, *, variant: str, players: int, seed: str | None, rules: dict[str, Any],
+                    seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """Create a table. ``seats`` has one entry per seat: ``{"kind": "me"|"invite"|"computer", ...}``.
+
+        Returns the game id, a token for each ``me`` seat and an invite code for each ``invite`` seat.
+        """
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise WebError("bad-request", "players must be a whole number")
+        if not isinstance(rules, dict):
+            raise WebError("bad-request", "rules must be an object of table rules")
+        seed_value = parse_seed(seed) if seed else secrets.randbelow(10**9)
+        try:
+            game = Game(variant, players, seed_value, rules)
+        except CanastaError as exc:
+            raise WebError("bad-options", str(exc)) from None
+        if len(seats) != players:
+            raise WebError("bad-seats", f"give one seat entry for each of the {players} seats, not {len(seats)}")
+        game_id = new_id()
+        tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        for i, spec in enumerate(seats):
+            if not isinstance(spec, dict):
+                raise WebError("bad-seats", f"seat {i}: an object with 'kind' (me, invite or computer)")
+            kind = spec.get("kind")
+            name = str(spec.get("name") or "")[:40]
+            level = spec.get("level") or "basic"
+            row = SeatRow(seat=i, name=name)
+            if kind == "me":
+                token = secrets.token_urlsafe(24)
+                tokens[i] = token
+                row.kind, row.token_hash, row.level = HUMAN, hash_secret(token), None
+            elif kind == "invite":
+                code = secrets.token_urlsafe(12)
+                invites[i] = code
+                row.kind, row.invite_hash, row.level = HUMAN, hash_secret(code), None
+            elif kind == "computer":
+                if level not in LEVELS:
+                    raise WebError("bad-seats", f"seat {i}: computer level must be one of {', '.join(LEVELS)}")
+                row.kind, row.level = COMPUTER, level
+                row.name = name or f"Computer ({level})"
+            else:
+                raise WebError("bad-seats", f"seat {i}: kind must be me, invite or computer, not {kind!r}")
+            rows.append(row)
+        with Session(self.engine) as session:
+            session.add(GameRow(id=game_id, variant=game.variant_name, players=players, seed=str(seed_value),
+                                rules=json.dumps(game.variant.non_default_rules()), seats=rows))
+            session.commit()
+        return {"id": game_id, "tokens": tokens, "invites": invites}
+
+    def join(self, game_id: str, seat: int, invite: str, name: str = "") -> str:
+        """Claim an invited seat; returns the seat's token. An invite works once."""
+        with Session(self.engine) as session:
+            row = session.execute(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)).scalar_one_or_none()
+            if row is None or row.invite_hash is None or not secrets.compare_digest(row.invite_hash, hash_secret(invite)):
+                raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
+            token = secrets.token_urlsafe(24)
+            row.token_hash = hash_secret(token)
+            row.invite_hash = None
+            if name:
+                row.name = name[:40]
+            session.commit()
+        self.reload_seats(game_id)
+        return token
+
+    # ------------------------------------------------------------------ load
+    def exists(self, game_id: str) -> bool:
+        if game_id in self.cache:
+            return True
+        with Session(self.engine) as session:
+            return session.get(GameRow, game_id) is not None
+
+    def get(self, game_id: str) -> Live:
+        """The live game, rebuilt from the log if it is not in memory."""
+        live = self.cache.get(game_id)
+        if live is not None:
+            self.cache.move_to_end(game_id)
+            return live
+        with Session(self.engine) as session:
+            row = session.execute(select(GameRow).options(selectinload(GameRow.seats))
+                                  .where(GameRow.id == game_id)).scalar_one_or_none()
+            if row is None:
+                raise WebError("no-game", f"there is no game {game_id!r}", status=404)
+            seed = parse_seed(row.seed)
+            rules = json.loads(row.rules)
+            live = Live(id=row.id, variant=row.variant, players=row.players, seed=seed, rules=rules,
+                        game=Game(row.variant, row.players, seed, rules), seats=[_seat_info(s) for s in row.seats])
+            actions = session.execute(select(ActionRow).where(ActionRow.game_id == game_id)
+                                      .order_by(ActionRow.seq)).scalars().all()
+            self._replay(live, [(a.seq, a.seat, a.action) for a in actions])
+        self.cache[game_id] = live
+        self._evict()
+        return live
+
+    def _replay(self, live: Live, rows: list[tuple[int, int, str]]) -> None:
+        for seq, seat, text in rows:
+            if seq != live.version + 1:
+                raise WebError("corrupt-log", f"game {live.id}: action {seq} follows version {live.version}", status=500)
+            if seat != live.game.actor:
+                raise WebError("corrupt-log", f"game {live.id}: action {seq} by seat {seat}, not the actor", status=500)
+            live.game.apply(parse_action(text))
+            live.events.append({"seq": seq, "seat": seat, "action": text})
+        live.actor_since = time.monotonic()
+
+    def refresh(self, game_id: str) -> Live | None:
+        """Bring a cached game up to date with the log (after another process wrote). None if not cached."""
+        live = self.cache.get(game_id)
+        if live is None:
+            return None
+        with Session(self.engine) as session:
+            actions = session.execute(select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq > live.version)
+                                      .order_by(ActionRow.seq)).scalars().all()
+            self._replay(live, [(a.seq, a.seat, a.action) for a in actions])
+        return live
+
+    def reload_seats(self, game_id: str) -> None:
+        live = self.cache.get(game_id)
+        if live is None:
+            return
+        with Session(self.engine) as session:
+            rows = session.execute(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).scalars().all()
+            live.seats = [_seat_info(s) for s in rows]
+
+    def _evict(self) -> None:
+        while len(self.cache) > self.max_cached:
+            self.cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self.cache.pop(game_id, None)
+
+    # ----------------------------------------------------------------- seats
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat a token is bound to; None for no token (a spectator). A wrong token is refused."""
+        if token is None or token == "":
+            return None
+        if not isinstance(token, str) or len(token) > 200:
+            raise WebError("bad-token", "this seat token is not valid for this game", status=403)
+        digest = hash_secret(token)
+        for info in live.seats:
+            if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+                return info.seat
+        raise WebError("bad-token", "this seat token is not valid for this game", status=403)
+
+    def set_seat_kind(self, live: Live, seat: int, kind: str, level: str | None) -> None:
+        with Session(self.engine) as session:
+            row = session.execute(select(SeatRow).where(SeatRow.game_id == live.id, SeatRow.seat == seat)).scalar_one()
+            row.kind, row.level = kind, level
+            session.commit()
+        live.seats[seat].kind = kind
+        live.seats[seat].level = level
+
+    def idle_seconds(self, live: Live) -> float:
+        return time.monotonic() - live.actor_since
+
+    def take_over(self, live: Live, by_seat: int | None, seat: int) -> None:
+        """Hand an idle human seat to the basic computer player (asked by another seated player)."""
+        game = live.game
+        if by_seat is None:
+            raise WebError("not-seated", "only a player at the table can hand a seat to the computer", status=403)
+        if game.is_over or seat != game.actor:
+            raise WebError("not-idle", "only the seat whose turn it is can be handed to the computer")
+        if seat == by_seat or live.seats[seat].kind != HUMAN:
+            raise WebError("not-idle", "that seat is not an idle human seat")
+        if self.idle_limit is None or self.idle_seconds(live) < self.idle_limit:
+            limit = "never" if self.idle_limit is None else f"after {self.idle_limit:.0f} s"
+            raise WebError("not-idle", f"seat {seat} has not been idle long enough (a seat may be handed over {limit})")
+        self.set_seat_kind(live, seat, COMPUTER, "basic")
+
+    def reclaim(self, live: Live, seat: int | None) -> None:
+        """A player whose seat was handed to the computer takes it back."""
+        if seat is None or live.seats[seat].token_hash is None:
+            raise WebError("not-seated", "only the seat's own player can take it back", status=403)
+        if live.seats[seat].kind == HUMAN:
+            raise WebError("not-computer", "your seat is already yours")
+        self.set_seat_kind(live, seat, HUMAN, None)
+
+    # --------------------------------------------------------------- actions
+    def submit(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
+        """Check, write, then apply one action. Raises :class:`WebError`; a refusal changes nothing."""
+        game = live.game
+        if seat is None:
+            raise WebError("not-seated", "spectators cannot act", status=403)
+        if not isinstance(text, str) or not text.strip() or len(text) > 120:
+            raise WebError("bad-action", "an action is a short text such as 'draw' or 'discard 4d'")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise WebError("bad-request", "version must be a whole number")
+        if game.is_over:
+            raise WebError("game-over", "the game is over")
+        if version is not None and version != live.version:
+            raise WebError("stale", f"the game is at version {live.version}, the action was chosen at {version}")
+        if game.actor != seat:
+            raise WebError("not-your-turn", f"it is seat {game.actor}'s turn, not yours")
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise WebError("bad-action", str(exc)) from None
+        try:
+            game.check(action)
+        except IllegalActionError as exc:
+            raise WebError("illegal", exc.message, rule=exc.rule) from None
+        stored = format_action(action)
+        seq = live.version + 1
+        try:
+            with Session(self.engine) as session:
+                session.add(ActionRow(game_id=live.id, seq=seq, seat=seat, action=stored))
+                session.commit()
+        except IntegrityError:
+            # another process wrote this step first: catch up and refuse
+            self.refresh(live.id)
+            raise WebError("stale", "the game moved on in the meantime") from None
+        actor_before = game.actor
+        game.push(action)
+        live.events.append({"seq": seq, "seat": seat, "action": stored})
+        if game.is_over or game.actor != actor_before:
+            live.actor_since = time.monotonic()
+        return action
+
+    def bot_to_move(self, live: Live) -> Player | None:
+        if live.game.is_over:
+            return None
+        return live.bot_for(live.game.actor)
+
+    def bot_move(self, live: Live) -> bool:
+        """Let the computer seat to act play one action. False when no computer is to act."""
+        bot = self.bot_to_move(live)
+        if bot is None:
+            return False
+        seat = live.game.actor
+        action = bot.choose(live.game.observation(seat), live.game.legal_actions())
+        self.submit(live, seat, format_action(action), live.version)
+        return True
+
+    def hint(self, live: Live, seat: int | None) -> dict[str, Any]:
+        game = live.game
+        if seat is None or game.is_over or game.actor != seat:
+            raise WebError("not-your-turn", "a hint is for the player whose turn it is")
+        action, reason = hint(game.observation(seat), game.legal_actions())
+        return {"type": "hint", "version": live.version, "action": format_action(action), "reason": reason}
+
+    def events_since(self, live: Live, since: int) -> list[dict[str, Any]] | None:
+        """The events after version ``since``, or None when a full resync is needed."""
+        if since < 0 or since > live.version or live.version - since > MAX_REPLAY_EVENTS:
+            return None
+        return live.events[since:]
+
+    # --------------------------------------------------------------- records
+    def record(self, live: Live, seat: int | None) -> str:
+        """The game as a record; redacted for the downloader's seat (spectators: seat 0's public view) unless over."""
+        from canasta.record import export_record
+
+        game = live.game
+        if game.is_over:
+            return export_record(game)
+        # A spectator may only have what is face up: a record redacted for any seat, minus that seat's hand,
+        # would still be more than a spectator saw, so spectators get no running record.
+        if seat is None:
+            raise WebError("not-seated", "a running game's record is for its players (it shows the downloader's hand)",
+                           status=403)
+        return export_record(game, seat=seat)
+
+
+def _seat_info(row: SeatRow) -> SeatInfo:
+    return SeatInfo(seat=row.seat, kind=row.kind, level=row.level, name=row.name,
+                    token_hash=row.token_hash, invite_hash=row.invite_hash)
