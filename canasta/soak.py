@@ -12,6 +12,7 @@ at every step
     * no action listed twice, and (``check_listed``, the default) every listed
       action passes ``check()``, not only the one chosen;
     * card conservation: ``game.card_count() == len(game.variant.deck())``;
+    * progress: no hand goes on for more than ``max_hand_actions`` actions;
 
 for every finished hand (an entry of ``game.hand_results``)
     * each side's ``total`` is the sum of its ``items``;
@@ -133,7 +134,7 @@ def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
 
 
 def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
-               hands_left: int, check_listed: bool, stats: dict[str, int],
+               hands_left: int, check_listed: bool, max_hand_actions: int, stats: dict[str, int],
                kinds: dict[str, int], endings: dict[str, int]) -> dict[str, Any] | None:
     """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
     index = 0  # index (within the game) of the action being taken
@@ -149,6 +150,7 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
         seen = 0
         checkpoint = game.copy()
         since: list[Action] = []
+        hand_start = 0  # index of the first action of the current hand
         if game.card_count() != expected_cards:
             raise _Failure("cards", f"the deal leaves {game.card_count()} cards in play, the deck has {expected_cards}")
         while True:
@@ -162,6 +164,10 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                 break
             hand_no = game.hand_no
             action = None
+            if index - hand_start >= max_hand_actions:
+                raise _Failure("endless", f"hand {hand_no} still going after {index - hand_start:,} actions "
+                                          f"(stock {len(game.stock)}, pile {len(game.pile)}, hand sizes {game.hand_sizes}); "
+                                          f"now legal: {[format_action(a) for a in game.legal_actions()]}")
             legal = game.legal_actions()
             if not legal:
                 raise _Failure("stuck", f"phase {game.phase!r}, seat {game.actor} to act, no legal action")
@@ -203,6 +209,7 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                 stats["hands_rescored"] += 1
                 checkpoint = game.copy()
                 since = []
+                hand_start = index + 1
             index += 1
         if not game.is_over:
             return None  # enough hands
@@ -240,6 +247,7 @@ def _failure_record(seed: int, index: int, hand_no: int, kind: str, message: str
 
 def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, seed: int = 0,
              rules: dict[str, Any] | None = None, max_failures: int = 1000, check_listed: bool = True,
+             max_hand_actions: int = 20_000,
              progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play random legal games until ``hands`` hands have finished, checking invariants.
 
@@ -249,6 +257,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
     with a failure is abandoned and the run goes on with the next seed, until
     ``max_failures`` failures stop it early (``stopped_early``). Bad
     variant, player count or rules raise :class:`~canasta.errors.CanastaError`.
+    A hand still going after ``max_hand_actions`` actions (random hands take a few
+    hundred) is a failure of kind ``endless``.
     ``check_listed=False`` checks only the chosen action (about twice as fast).
     ``progress``, if given, is called with the running counts after every game.
     """
@@ -268,7 +278,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
             break
         stats["games"] += 1
         failure = _play_game(game_seed, variant=variant, players=players, rules=rules,
-                             hands_left=hands - stats["hands"], check_listed=check_listed, stats=stats,
+                             hands_left=hands - stats["hands"], check_listed=check_listed,
+                             max_hand_actions=max_hand_actions, stats=stats,
                              kinds=kinds, endings=endings)
         if failure is not None:
             failure_count += 1

@@ -113,6 +113,8 @@ def test_soak_finds_no_failures(players: int) -> None:
     assert result["hands_rescored"] > 0
     assert result["actions"] > 0
     assert result["seeds"][0] == 100
+    assert sum(result["action_kinds"].values()) == result["actions"]
+    assert sum(result["hand_endings"].values()) == result["hands_rescored"]
     assert "no failures" in render_soak(result)
 
 
@@ -215,6 +217,13 @@ def test_soak_catches_a_duplicate_listed_action(monkeypatch: pytest.MonkeyPatch)
     result = run_soak(variant="classic", players=2, hands=1, seed=1, max_failures=1)
     f = result["failures"][0]
     assert (f["kind"], f["action_index"], f["seed"]) == ("duplicate", 15, 1)
+
+
+def test_soak_catches_a_hand_that_never_ends() -> None:
+    # random hands take a few hundred actions: a limit of 50 must flag the first hand of the first game
+    result = run_soak(variant="classic", players=4, hands=1, seed=0, max_hand_actions=50, max_failures=1)
+    f = result["failures"][0]
+    assert (f["kind"], f["action_index"], f["seed"], f["hand"]) == ("endless", 50, 0, 1)
 
 
 def test_soak_catches_lost_cards(monkeypatch: pytest.MonkeyPatch) -> None:
