@@ -38,6 +38,8 @@ from canasta.engine.game import Game
 
 #: Read the clock once every this many actions (the loops stop within one batch).
 CLOCK_EVERY = 64
+#: A loop goes on past its time until one hand has finished, but not longer than this (plus its time).
+HAND_GRACE = 5.0
 
 LOOPS: dict[str, str] = {
     "checked": "legal_actions() + random choice + apply()",
@@ -62,13 +64,14 @@ def _rate(count: int, seconds: float) -> float:
 
 def _time_loop(loop: str, *, variant: str, players: int, seconds: float, seed: int,
                rules: dict[str, Any] | None) -> dict[str, Any]:
-    """Run one loop for about ``seconds`` (and at least until one hand has finished)."""
+    """Run one loop for about ``seconds`` (and at least until one hand has finished, within a grace time)."""
     checked = loop == "checked"
     games = games_finished = hands = actions = actions_in_hands = 0
     game_seed = seed
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
+    hard_deadline = deadline + seconds + HAND_GRACE  # stop even if no hand has finished by then
     done = False
     while not done:
         game = Game(variant, players, game_seed, rules)
@@ -93,13 +96,14 @@ def _time_loop(loop: str, *, variant: str, players: int, seconds: float, seed: i
             batch += 1
             if batch == CLOCK_EVERY:
                 batch = 0
-                if clock() >= deadline and hands:
+                now = clock()
+                if now >= deadline and (hands or now >= hard_deadline):
                     done = True
                     break
         else:
             games_finished += 1
         actions += game_actions
-        if not done and clock() >= deadline and hands:
+        if not done and clock() >= deadline and (hands or clock() >= hard_deadline):
             done = True
     elapsed = clock() - start
     return {

@@ -57,6 +57,31 @@ def test_run_bench_zero_seconds_still_finishes_a_hand() -> None:
         assert result["loops"][name]["hands"] >= 1
 
 
+def test_run_bench_stops_when_no_hand_ever_finishes(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Endless:
+        """A stand-in game whose hand never ends."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self.hand_results: list[Any] = []
+            self.is_over = False
+
+        def legal_actions(self) -> list[int]:
+            return [0]
+
+        def apply(self, action: int) -> Endless:
+            return self
+
+        push = apply
+
+    monkeypatch.setattr(bench, "Game", Endless)
+    monkeypatch.setattr(bench, "HAND_GRACE", 0.0)
+    result = run_bench(variant="classic", players=4, seconds=0.01, seed=0, rules=None, baseline=False)
+    for name in LOOP_NAMES:
+        s = result["loops"][name]
+        assert s["hands"] == 0 and s["actions"] > 0 and s["actions_per_hand"] is None
+    assert "-" in render_bench(result)
+
+
 def test_run_bench_with_rules() -> None:
     result = run_bench(variant="classic", players=4, seconds=0.02, seed=0, rules={"wild_limit": "not_more_than_naturals"},
                        baseline=False)
