@@ -2,7 +2,10 @@
 
 Two loops are timed, each for about ``seconds``, over the same games (game ``i``
 has seed ``seed + i`` and picks its actions with ``random.Random(seed + i)``, so
-both loops play exactly the same action sequences and differ only in speed):
+both loops play exactly the same action sequences and differ only in speed).
+The loops (and the baseline) run interleaved, in alternating slices of at most
+:data:`SLICE` seconds, so that all of them see the same machine load and their
+ratio holds even on a shared machine:
 
 * ``checked``: ``legal_actions()`` + ``random.choice`` + ``apply()`` (every
   action is checked again before it is performed), what a client does;
@@ -40,6 +43,11 @@ from canasta.engine.game import Game
 CLOCK_EVERY = 64
 #: A loop goes on past its time until one hand has finished, but not longer than this (plus its time).
 HAND_GRACE = 5.0
+#: The loops run in alternating slices of at most this many seconds (same machine load for all).
+SLICE = 0.5
+
+BASELINE_DESCRIPTION = ("state.legal_actions() + random choice + state.apply_action(); "
+                        "chance nodes sampled from chance_outcomes()")
 
 LOOPS: dict[str, str] = {
     "checked": "legal_actions() + random choice + apply()",
@@ -62,62 +70,136 @@ def _rate(count: int, seconds: float) -> float:
     return count / seconds if seconds > 0 else 0.0
 
 
-def _time_loop(loop: str, *, variant: str, players: int, seconds: float, seed: int,
-               rules: dict[str, Any] | None) -> dict[str, Any]:
-    """Run one loop for about ``seconds`` (and at least until one hand has finished, within a grace time)."""
-    checked = loop == "checked"
-    games = games_finished = hands = actions = actions_in_hands = 0
-    game_seed = seed
-    clock = time.perf_counter
-    start = clock()
-    deadline = start + seconds
-    hard_deadline = deadline + seconds + HAND_GRACE  # stop even if no hand has finished by then
-    done = False
-    while not done:
-        game = Game(variant, players, game_seed, rules)
-        rng = random.Random(game_seed)
-        game_seed += 1
-        games += 1
-        choice = rng.choice
-        step = game.apply if checked else game.push
-        results = game.hand_results
-        seen = len(results)
-        game_actions = 0          # actions of this game so far
-        hand_start = 0            # game_actions when the current hand began
-        batch = 0
-        while not game.is_over:
-            step(choice(game.legal_actions()))
-            game_actions += 1
-            if len(results) != seen:
-                hands += len(results) - seen
-                seen = len(results)
-                actions_in_hands += game_actions - hand_start
-                hand_start = game_actions
-            batch += 1
-            if batch == CLOCK_EVERY:
-                batch = 0
-                now = clock()
-                if now >= deadline and (hands or now >= hard_deadline):
-                    done = True
-                    break
-        else:
-            games_finished += 1
-        actions += game_actions
-        if not done and clock() >= deadline and (hands or clock() >= hard_deadline):
-            done = True
-    elapsed = clock() - start
-    return {
-        "loop": loop,
-        "description": LOOPS[loop],
-        "seconds": round(elapsed, 4),
-        "games": games,
-        "games_finished": games_finished,
-        "hands": hands,
-        "actions": actions,
-        "actions_per_s": round(_rate(actions, elapsed), 1),
-        "hands_per_s": round(_rate(hands, elapsed), 2),
-        "actions_per_hand": round(actions_in_hands / hands, 2) if hands else None,
-    }
+class _Runner:
+    """One timed loop that can be run in slices and resumed where it stopped (even mid-game)."""
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self.games = self.games_finished = self.hands = self.actions = self.actions_in_hands = 0
+
+    def run(self, until: float) -> None:
+        """Play until the clock reaches ``until`` (read once every :data:`CLOCK_EVERY` actions)."""
+        clock = time.perf_counter
+        start = clock()
+        try:
+            self._run(until, clock)
+        finally:
+            self.elapsed += clock() - start
+
+    def _run(self, until: float, clock: Any) -> None:
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, Any]:
+        e = self.elapsed
+        return {
+            "seconds": round(e, 4),
+            "games": self.games,
+            "games_finished": self.games_finished,
+            "hands": self.hands,
+            "actions": self.actions,
+            "actions_per_s": round(_rate(self.actions, e), 1),
+            "hands_per_s": round(_rate(self.hands, e), 2),
+            "actions_per_hand": round(self.actions_in_hands / self.hands, 2) if self.hands else None,
+        }
+
+
+class _CanastaRunner(_Runner):
+    def __init__(self, loop: str, *, variant: str, players: int, seed: int, rules: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.loop = loop
+        self.variant = variant
+        self.players = players
+        self.rules = rules
+        self.next_seed = seed
+        self.game: Game | None = None
+        self.rng = random.Random(0)
+        self.seen = 0        # hand results of the current game already counted
+        self.hand_start = 0  # actions of the current game when its current hand began
+        self.game_actions = 0
+
+    def _new_game(self) -> Game:
+        game = self.game = Game(self.variant, self.players, self.next_seed, self.rules)
+        self.rng = random.Random(self.next_seed)
+        self.next_seed += 1
+        self.games += 1
+        self.seen = len(game.hand_results)
+        self.hand_start = self.game_actions = 0
+        return game
+
+    def _run(self, until: float, clock: Any) -> None:
+        while True:
+            game = self.game if self.game is not None else self._new_game()
+            choice = self.rng.choice
+            legal_actions = game.legal_actions
+            step = game.apply if self.loop == "checked" else game.push
+            results = game.hand_results
+            n = 0
+            while n < CLOCK_EVERY and not game.is_over:
+                step(choice(legal_actions()))
+                n += 1
+                if len(results) != self.seen:
+                    self.hands += len(results) - self.seen
+                    self.seen = len(results)
+                    self.actions_in_hands += self.game_actions + n - self.hand_start
+                    self.hand_start = self.game_actions + n
+            self.game_actions += n
+            self.actions += n
+            if game.is_over:
+                self.games_finished += 1
+                self.game = None
+            if clock() >= until:
+                return
+
+
+class _OpenSpielRunner(_Runner):
+    def __init__(self, *, seed: int, game_name: str) -> None:
+        super().__init__()
+        self.game_name = game_name
+        self.game = _import_pyspiel().load_game(game_name)
+        self.rng = random.Random(seed)
+        self.state: Any = None
+        self.game_actions = 0
+        self.chance_actions = 0
+
+    def _run(self, until: float, clock: Any) -> None:
+        choice = self.rng.choice
+        rand = self.rng.random
+        while True:
+            state = self.state
+            if state is None:
+                state = self.state = self.game.new_initial_state()
+                self.games += 1
+                self.game_actions = 0
+            n = chance = 0
+            while n + chance < CLOCK_EVERY and not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    r = rand()
+                    acc = 0.0
+                    chosen = outcomes[-1][0]
+                    for outcome, p in outcomes:
+                        acc += p
+                        if r < acc:
+                            chosen = outcome
+                            break
+                    state.apply_action(chosen)
+                    chance += 1
+                else:
+                    state.apply_action(choice(state.legal_actions()))
+                    n += 1
+            self.game_actions += n
+            self.actions += n
+            self.chance_actions += chance
+            if state.is_terminal():
+                self.games_finished += 1
+                self.hands += 1  # one OpenSpiel gin_rummy game is one hand
+                self.actions_in_hands += self.game_actions
+                self.state = None
+            if clock() >= until:
+                return
+
+    def stats(self) -> dict[str, Any]:
+        return {**super().stats(), "chance_actions": self.chance_actions}
 
 
 def _import_pyspiel() -> Any:
@@ -141,72 +223,30 @@ def openspiel_status() -> dict[str, Any]:
     return {"available": True, "version": ver}
 
 
-def _time_openspiel(*, seconds: float, seed: int, game_name: str = "gin_rummy") -> dict[str, Any]:
-    game = _import_pyspiel().load_game(game_name)
-    rng = random.Random(seed)
-    choice = rng.choice
-    rand = rng.random
-    games = games_finished = actions = chance_actions = actions_in_games = 0
+def _run_interleaved(runners: list[_Runner], seconds: float) -> None:
+    """Give each runner about ``seconds`` of time, in alternating slices, so that all of them
+    see the same machine load; then let any runner without a finished hand go on until it
+    has one (at most ``seconds + HAND_GRACE`` more)."""
     clock = time.perf_counter
-    start = clock()
-    deadline = start + seconds
-    done = False
-    while not done:
-        state = game.new_initial_state()
-        games += 1
-        game_actions = 0
-        batch = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r = rand()
-                acc = 0.0
-                chosen = outcomes[-1][0]
-                for outcome, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        chosen = outcome
-                        break
-                state.apply_action(chosen)
-                chance_actions += 1
-            else:
-                state.apply_action(choice(state.legal_actions()))
-                game_actions += 1
-            batch += 1
-            if batch == CLOCK_EVERY:
-                batch = 0
-                if clock() >= deadline and games_finished:
-                    done = True
-                    break
-        else:
-            games_finished += 1
-            actions_in_games += game_actions
-        actions += game_actions
-        if not done and clock() >= deadline and games_finished:
-            done = True
-    elapsed = clock() - start
-    return {
-        "game": game_name,
-        "description": "state.legal_actions() + random choice + state.apply_action(); chance sampled from chance_outcomes()",
-        "seconds": round(elapsed, 4),
-        "games": games,
-        "games_finished": games_finished,
-        # one OpenSpiel gin_rummy game is one hand
-        "hands": games_finished,
-        "actions": actions,
-        "chance_actions": chance_actions,
-        "actions_per_s": round(_rate(actions, elapsed), 1),
-        "hands_per_s": round(_rate(games_finished, elapsed), 2),
-        "actions_per_hand": round(actions_in_games / games_finished, 2) if games_finished else None,
-    }
+    slice_s = min(SLICE, seconds / 4) if seconds > 0 else 0.0
+    while True:
+        pending = [r for r in runners if r.elapsed < seconds]
+        if not pending:
+            break
+        for r in pending:
+            r.run(clock() + min(slice_s, seconds - r.elapsed))
+    for r in runners:
+        limit = r.elapsed + seconds + HAND_GRACE
+        while not r.hands and r.elapsed < limit:
+            r.run(clock() + min(SLICE, limit - r.elapsed))
 
 
 def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10.0, seed: int = 0,
               rules: dict[str, Any] | None = None, baseline: bool = False) -> dict[str, Any]:
     """Time random legal playouts; return a JSON-able dict (see the module docstring).
 
-    Each loop (and the baseline) runs for about ``seconds``, so the whole run takes
-    about two (three with ``baseline``) times that. Bad variant, player count or
+    Each loop (and the baseline) gets about ``seconds`` of time, in alternating
+    slices, so the whole run takes about two (three with ``baseline``) times that. Bad variant, player count or
     rules raise the engine's :class:`~canasta.errors.CanastaError` before any timing.
     """
     seconds = max(0.0, float(seconds))
@@ -221,20 +261,23 @@ def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10
         "loops": {},
         "baseline": None,
     }
-    for loop in LOOPS:
-        result["loops"][loop] = _time_loop(loop, variant=variant, players=players, seconds=seconds,
-                                           seed=seed, rules=rules)
-    if baseline:
-        status = openspiel_status()
-        if status["available"]:
-            base = _time_openspiel(seconds=seconds, seed=seed)
-            base.update(status)
-            rate = base["actions_per_s"]
-            base["ratio"] = {loop: round(result["loops"][loop]["actions_per_s"] / rate, 4) if rate else None
-                             for loop in LOOPS}
-            result["baseline"] = base
-        else:
-            result["baseline"] = status
+    runners: dict[str, _Runner] = {
+        loop: _CanastaRunner(loop, variant=variant, players=players, seed=seed, rules=rules) for loop in LOOPS}
+    status = openspiel_status() if baseline else None
+    base_runner: _OpenSpielRunner | None = None
+    if status is not None and status["available"]:
+        base_runner = _OpenSpielRunner(seed=seed, game_name="gin_rummy")
+    _run_interleaved([*runners.values(), *([base_runner] if base_runner else [])], seconds)
+    for loop, runner in runners.items():
+        result["loops"][loop] = {"loop": loop, "description": LOOPS[loop], **runner.stats()}
+    if base_runner is not None and status is not None:
+        base = {"game": base_runner.game_name, "description": BASELINE_DESCRIPTION, **base_runner.stats(), **status}
+        rate = base["actions_per_s"]
+        base["ratio"] = {loop: round(result["loops"][loop]["actions_per_s"] / rate, 4) if rate else None
+                         for loop in LOOPS}
+        result["baseline"] = base
+    elif status is not None:
+        result["baseline"] = status
     return result
 
 
