@@ -166,6 +166,28 @@ def variants() -> None:
             typer.echo(f"  {opt.name} = {opt.default!r}: {opt.help}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database: Annotated[str, typer.Option(help="SQLite file or URL, or postgresql://...")] = "canasta.db",
+    redis: Annotated[str | None, typer.Option(help="redis://... to share tables with other processes")] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a computer player waits before each action")] = 0.4,
+    idle_limit: Annotated[float, typer.Option(help="seconds before an idle seat may be handed to the computer")] = 120.0,
+) -> None:
+    """Serve the web app: play in the browser, alone or with friends (needs the 'web' extra)."""
+    try:
+        import uvicorn
+
+        from canasta.web import create_app
+    except ImportError as exc:
+        fail(f"the web server needs its extra: pip install 'canasta[web]' ({exc})")
+        return
+    web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit)
+    typer.echo(f"canasta: http://{host}:{port}/ (database {database})")
+    uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,79 @@
+// Replay viewer: the server replays the record (every action checked) and returns one frame per action.
+import { cardElement, escapeHtml, itemLabel, sortCards } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+let data = null;
+let hand = 0;
+let step = 0;
+
+async function load() {
+  $("error").textContent = "";
+  const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ record: $("text").value }) });
+  const out = await r.json();
+  if (!r.ok) { $("error").textContent = out.message; return; }
+  data = out;
+  $("viewer").hidden = false;
+  $("hand").innerHTML = data.hands.map((h, i) => `<option value="${i}">Hand ${h.number}</option>`).join("");
+  hand = 0; step = 0;
+  show();
+}
+
+function cardsRow(cards) {
+  const div = document.createElement("div");
+  div.className = "cards";
+  for (const c of cards) div.append(cardElement(c, { small: true }));
+  return div;
+}
+
+function show() {
+  const h = data.hands[hand];
+  const box = $("frame");
+  box.innerHTML = "";
+  if (data.redacted) {
+    $("step").hidden = true;
+    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>${m.seat}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
+    return;
+  }
+  const frames = h.frames;
+  step = Math.max(0, Math.min(step, frames.length - 1));
+  $("step").max = String(frames.length - 1);
+  $("step").value = String(step);
+  const f = frames[step];
+  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · seat ${f.seat + 1}: ${f.action}` : " · the deal");
+  document.body.dataset.step = String(step);
+  f.hands.forEach((cards, s) => {
+    const row = document.createElement("div");
+    row.className = "seat-hand";
+    row.innerHTML = `<strong>Seat ${s + 1}${f.actor === s ? " ▶" : ""}</strong> (${cards.length})`;
+    row.append(cardsRow(sortCards(cards)));
+    box.append(row);
+  });
+  f.melds.forEach((melds, side) => {
+    const row = document.createElement("div");
+    row.innerHTML = `<strong>Side ${side + 1}</strong> · score ${f.scores[side]} · red threes ${f.red_threes[side].length}`;
+    for (const m of melds) {
+      const d = cardsRow(sortCards(m.cards));
+      d.title = m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : `${m.rank} meld`;
+      row.append(d);
+    }
+    box.append(row);
+  });
+  box.insertAdjacentHTML("beforeend", `<p>Stock ${f.stock_size} · pile ${f.pile_size}${f.pile_top ? `, top ${escapeHtml(f.pile_top)}` : ""}${f.frozen ? " · frozen" : ""}</p>`);
+  if (f.hand_over && h.result) {
+    const keys = [...new Set(h.result.sides.flatMap((s) => Object.keys(s.items)))];
+    box.insertAdjacentHTML("beforeend", `<h2>Score of hand ${h.result.hand}</h2><table><tr><th></th>${h.result.sides.map((_, k) => `<th>Side ${k + 1}</th>`).join("")}</tr>`
+      + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k))}</td>${h.result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
+      + `<tr><th>Total</th>${h.result.sides.map((s) => `<th>${s.total}</th>`).join("")}</tr></table>`);
+  }
+}
+
+$("load").addEventListener("click", load);
+$("file").addEventListener("change", async () => { const f = $("file").files[0]; if (f) { $("text").value = await f.text(); load(); } });
+$("hand").addEventListener("change", () => { hand = Number($("hand").value); step = 0; show(); });
+$("first").addEventListener("click", () => { step = 0; show(); });
+$("prev").addEventListener("click", () => { step -= 1; show(); });
+$("next").addEventListener("click", () => { step += 1; show(); });
+$("last").addEventListener("click", () => { step = 1e9; show(); });
+$("step").addEventListener("input", () => { step = Number($("step").value); show(); });
+document.body.dataset.ready = "true";
