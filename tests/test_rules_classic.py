@@ -1189,6 +1189,18 @@ def test_option_red_three_last_card_meld_down_to_one_card() -> None:
     assert items(g, 0)["melded_cards"] == 45 and items(g, 0)["cards_in_hand"] == -10
 
 
+@pytest.mark.xfail(reason="engine bug: with red_three_last_card=meld_then_end, 'end' is accepted while the initial "
+                          "meld is below the minimum; the pending meld is scored", strict=True)
+def test_option_red_three_last_card_end_needs_minimum() -> None:
+    """Denexa: 'does any melding possible, after which play ceases'; Bicycle 'Insufficient Melds': melds below the
+    minimum count are corrected or retracted. Ending play with a pending 15-point initial meld is refused."""
+    g = position(hands={0: "5c 5d 5h 9s 9d 8c", 1: "6c"}, stock="3h", rest="pile", frozen=False,
+                 rules={"red_three_last_card": "meld_then_end"})
+    act(g, "draw", "meld 5c 5d 5h")
+    assert legal_texts(g) == {"retract"}
+    assert_illegal(g, "end", "minimum-count")
+
+
 def test_option_only_top_card_usable() -> None:
     """Encyclopedia: 'When picking up the discard pile, only the top card can be used in this turn. The remaining cards
     picked up can then be used in subsequent turns.'"""
