@@ -21,37 +21,39 @@ class SideScore(TypedDict):
 
 def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: list[int],
                hands: list[list[int]], went_out: bool, concealed: bool, all_red_threes: bool,
-               penalties: list[tuple[str, int]] | None = None) -> SideScore:
+               penalties: list[tuple[str, int]] | None = None, removed_black_threes: int = 0) -> SideScore:
     """Score one side (a partnership, or one player playing alone).
 
     Bicycle 'Scoring the Deal': melded cards minus cards in hand, plus bonuses for
     going out (100, concealed an extra 100), red threes (100 each, 200 each when one
     side holds all four; negative for a side that has not melded) and canastas
-    (natural 500, mixed 300).
+    (natural 500, mixed 300). Variants change the pieces through the hooks
+    ``canasta_kind``, ``red_three_score`` and ``removed_black_threes_bonus``.
     """
     values = v.values
     items: dict[str, int] = {}
     melded = sum(values[c] for _, cards in melds for c in cards)
     in_hand = sum(values[c] for hand in hands for c in hand)
-    natural = mixed = 0
+    bonus = {"natural": 0, "mixed": 0, "wild": 0}
+    canastas = 0
     for _, cards in melds:
         if len(cards) >= v.CANASTA_SIZE:
-            wild = sum(1 for c in cards if c == 60 or 8 <= c <= 11)
-            if wild and wild < len(cards):
-                mixed += 1
-            else:
-                natural += 1
+            kind, points = v.canasta_kind(cards)
+            bonus[kind] += points
+            canastas += 1
     items["melded_cards"] = melded
     items["cards_in_hand"] = -in_hand
-    items["natural_canastas"] = natural * v.NATURAL_CANASTA
-    items["mixed_canastas"] = mixed * v.MIXED_CANASTA
-    each = v.ALL_RED_THREES_BONUS if all_red_threes else v.RED_THREE_BONUS
-    red = each * len(red_threes)
-    # Encyclopedia: red threes of a side that has not melded count against it.
-    items["red_threes"] = red if melds else -red
+    items["natural_canastas"] = bonus["natural"]
+    items["mixed_canastas"] = bonus["mixed"]
+    if v.WILD_CANASTA is not None:
+        items["wild_canastas"] = bonus["wild"]
+    items["red_threes"] = v.red_three_score(len(red_threes), all_held=all_red_threes,
+                                            canastas=canastas, melded=bool(melds))
+    if v.REMOVES_BLACK_THREES_ON_TAKE:
+        items["black_threes_removed"] = v.removed_black_threes_bonus(removed_black_threes)
     items["going_out"] = v.rules["going_out_bonus"] if went_out else 0
     items["concealed"] = v.rules["concealed_bonus"] if went_out and concealed else 0
-    if v.rules["seven_canastas_win"] and natural + mixed >= 7:
+    if v.rules["seven_canastas_win"] and canastas >= 7:
         items["seven_canastas"] = 5000
     for name, points in penalties or []:
         items[name] = items.get(name, 0) + points

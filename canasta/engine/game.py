@@ -186,6 +186,8 @@ class Game:
                 break
         self.melds: list[dict[int, Meld]] = [{} for _ in range(self.num_sides)]
         self.red_threes: list[list[int]] = [[] for _ in range(self.num_sides)]
+        #: cards a side took out of play (Cuban: black threes from a taken pile)
+        self.removed: list[list[int]] = [[] for _ in range(self.num_sides)]
         self.opened = [False] * self.num_sides
         self.minimum_extra = [0] * self.num_sides
         self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
@@ -618,7 +620,7 @@ class Game:
         if meld is not None and wilds and \
                 v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
             return f(raise_error, "wild-limit", "that meld cannot take another wild card")
-        rest = len(self.pile) - 1
+        rest = self._cards_joining_hand(self.pile, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
             used = [*cards, top]
@@ -641,6 +643,12 @@ class Game:
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
+
+    def _cards_joining_hand(self, cards: list[int], n: int | None = None) -> int:
+        """How many of the first ``n`` cards of a taken pile go into the hand (red threes are
+        laid out; Cuban black threes leave play)."""
+        black_out = self.variant.REMOVES_BLACK_THREES_ON_TAKE
+        return sum(1 for c in cards[:n] if not (is_red_three(c) or (black_out and is_black_three(c))))
 
     def _frozen_reason(self, side: int) -> str:
         if not self.opened[side]:
@@ -753,7 +761,7 @@ class Game:
         if self.pile_aside is not None and \
                 self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
             # this meld completes the initial meld: the pile set aside joins the hand
-            left += sum(1 for c in self.pile_aside if not is_red_three(c))
+            left += self._cards_joining_hand(self.pile_aside)
         # With no discard to follow (stock ended on a red three) only an empty hand is going out.
         if left == 0 or (left == 1 and not self.no_discard):
             concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
@@ -917,9 +925,13 @@ class Game:
         hand = self.hands[seat]
         if self.variant.rules["only_top_card_usable"]:
             self.unusable = [0] * NUM_CODES
+        removes_black_threes = self.variant.REMOVES_BLACK_THREES_ON_TAKE
         for c in rest:
             if is_red_three(c):  # Bicycle: 'place the card face up but do not draw a new card'
                 self.red_threes[side].append(c)
+                continue
+            if removes_black_threes and is_black_three(c):
+                self.removed[side].append(c)
                 continue
             hand[c] += 1
             self.hand_sizes[seat] += 1
@@ -1049,7 +1061,7 @@ class Game:
                 went_out=went_out is not None and v.side_of(went_out) == side,
                 concealed=concealed and went_out is not None and v.side_of(went_out) == side,
                 all_red_threes=len(self.red_threes[side]) == 4 and red_total == 4,
-                penalties=list(self.penalties[side])))
+                penalties=list(self.penalties[side]), removed_black_threes=len(self.removed[side])))
         totals = [r["total"] for r in results]
         for side, t in enumerate(totals):
             self.scores[side] += t
@@ -1094,6 +1106,7 @@ class Game:
                         "canasta": m.size >= 7, "natural": m.wilds == 0}
                        for m in self.melds[s].values()] for s in range(self.num_sides)],
             "red_threes": [[format_card(c) for c in r] for r in self.red_threes],
+            "removed": [[format_card(c) for c in r] for r in self.removed],
             "opened": list(self.opened),
             "minimum": [self.minimum(s) for s in range(self.num_sides)],
             "pending_value": self.pending_value,
@@ -1119,6 +1132,7 @@ class Game:
         g.hand_sizes = list(self.hand_sizes)
         g.melds = [{r: m.copy() for r, m in d.items()} for d in self.melds]
         g.red_threes = [list(r) for r in self.red_threes]
+        g.removed = [list(r) for r in self.removed]
         g.opened = list(self.opened)
         g.minimum_extra = list(self.minimum_extra)
         g.penalties = [list(p) for p in self.penalties]
@@ -1149,6 +1163,7 @@ class Game:
             "hands": [self.hand_cards(s) for s in range(self.num_players)],
             "melds": [[[m.rank, list(m.cards)] for m in d.values()] for d in self.melds],
             "red_threes": [list(r) for r in self.red_threes],
+            "removed": [list(r) for r in self.removed],
             "opened": list(self.opened),
             "minimum_extra": list(self.minimum_extra),
             "penalties": [[list(p) for p in ps] for ps in self.penalties],
@@ -1197,6 +1212,7 @@ class Game:
             for side_melds in d["melds"]:
                 g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
             g.red_threes = [list(r) for r in d["red_threes"]]
+            g.removed = [list(r) for r in d.get("removed") or [[] for _ in range(g.num_sides)]]
             g.opened = list(d["opened"])
             g.minimum_extra = list(d["minimum_extra"])
             g.penalties = [[(str(n), int(p)) for n, p in ps] for ps in d["penalties"]]
@@ -1232,6 +1248,7 @@ class Game:
         total = len(self.stock) + len(self.pile) + sum(self.hand_sizes)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
+        total += sum(len(r) for r in self.removed)
         expected = len(self.variant.deck())
         if total != expected:
             raise SchemaError(f"saved position holds {total} cards; {self.variant_name} uses {expected}")
@@ -1259,6 +1276,7 @@ class Game:
         """Cards in play anywhere (conservation check)."""
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
+        total += sum(len(r) for r in self.removed)
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

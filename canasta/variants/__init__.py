@@ -5,6 +5,7 @@ from __future__ import annotations
 from canasta.errors import UnknownVariantError
 from canasta.variants.base import Option, Variant
 from canasta.variants.classic import Classic
+from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
 
 VARIANTS: dict[str, type[Variant]] = {}
 ALIASES: dict[str, str] = {"canasta": "classic"}
@@ -25,5 +26,7 @@ def find_variant(name: str) -> type[Variant]:
 
 
 register(Classic)
+for _cls in REGIONAL_VARIANTS:
+    register(_cls)
 
-__all__ = ["VARIANTS", "Classic", "Option", "Variant", "find_variant", "register"]
+__all__ = ["VARIANTS", "Classic", "Cuban", "Option", "Uruguayan", "Variant", "find_variant", "register"]

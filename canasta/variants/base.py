@@ -105,6 +105,15 @@ class Variant:
         return dict(self.rules)
 
 
+def with_defaults(options: dict[str, Option], source: str, **defaults: Any) -> dict[str, Option]:
+    """A variant's options: a parent's, with some defaults changed (``source`` cites why)."""
+    out = dict(options)
+    for key, value in defaults.items():
+        opt = options[key]
+        out[key] = Option(opt.name, value, opt.help, f"{source}; {opt.source}", opt.choices)
+    return out
+
+
 def standard_deck(decks: int, jokers: int, drop_per_rank: int = 0) -> list[int]:
     return build_deck(decks, jokers, drop_per_rank)
 

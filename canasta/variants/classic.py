@@ -97,6 +97,10 @@ class Classic(Variant):
     MIXED_CANASTA: ClassVar[int] = 300
     #: (lowest cumulative score, minimum) in ascending order (Bicycle table).
     MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = ((0, 50), (1500, 90), (3000, 120))
+    #: Bonus of a canasta made only of wild cards; None: it scores as a natural canasta.
+    WILD_CANASTA: ClassVar[int | None] = None
+    #: Cuban: black threes in a taken pile leave play instead of going to the hand.
+    REMOVES_BLACK_THREES_ON_TAKE: ClassVar[bool] = False
     MAX_WILDS: ClassVar[int] = 3
     MIN_NATURALS: ClassVar[int] = 2
     CANASTA_SIZE: ClassVar[int] = 7
@@ -174,10 +178,27 @@ class Classic(Variant):
             return True
         return rank == THREE and self.black_three_freezes
 
-    def canasta_bonus(self, naturals: int, wilds: int, rank: int) -> int:
-        if naturals + wilds < self.CANASTA_SIZE:
-            return 0
-        return self.MIXED_CANASTA if wilds and naturals else self.NATURAL_CANASTA
+    def canasta_kind(self, cards: list[int]) -> tuple[str, int]:
+        """("natural" | "mixed" | "wild", bonus) of a completed canasta."""
+        wild = sum(1 for c in cards if c == JOKER or rank_of(c) == TWO)
+        if wild == len(cards):
+            if self.WILD_CANASTA is None:
+                return "natural", self.NATURAL_CANASTA  # the Encyclopedia option gives no value: as natural
+            return "wild", self.wild_canasta_bonus(cards)
+        if wild:
+            return "mixed", self.MIXED_CANASTA
+        return "natural", self.NATURAL_CANASTA
+
+    def wild_canasta_bonus(self, cards: list[int]) -> int:
+        return self.WILD_CANASTA or 0
+
+    def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
+        """Bicycle: 100 each, 200 each when one side holds all four; subtracted if the side made no meld."""
+        total = (self.ALL_RED_THREES_BONUS if all_held else self.RED_THREE_BONUS) * count
+        return total if melded else -total
+
+    def removed_black_threes_bonus(self, count: int) -> int:
+        return 0
 
     def meld_problem(self, cards: list[int]) -> str | None:
         """Why these cards cannot be one finished meld on the table, or None.
