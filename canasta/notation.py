@@ -13,7 +13,6 @@ from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, TAKE, Action
 from canasta.errors import NotationError
 
 _WILD_TARGET = "W"
-_THREE_TARGET = "3"
 
 
 def format_action(action: Action) -> str:
@@ -40,6 +39,8 @@ def parse_action(text: str) -> Action:
         first = args[0]
         if first.upper() == _WILD_TARGET:
             target, args = 1, args[1:]
+        elif first.upper() in ("JK", "JOKER"):
+            target = 0  # a joker card, not a meld: the meld comes from the naturals named
         else:
             try:
                 target = parse_rank(first)
@@ -53,7 +54,7 @@ def parse_action(text: str) -> Action:
         if not naturals:
             raise NotationError("add with only wild cards must name the meld, e.g. 'add K 2c'")
         target = naturals[0] >> 2
-    if verb in (MELD, DISCARD) and not cards:
+    if verb in (MELD, ADD, DISCARD) and not cards:
         raise NotationError(f"{verb} needs cards")
     if verb not in (MELD, ADD, DISCARD, TAKE) and cards:
         raise NotationError(f"{verb} takes no cards")
@@ -71,4 +72,3 @@ def parse_move(line: str) -> tuple[int, Action]:
     return int(head), parse_action(rest)
 
 
-_ = _THREE_TARGET
