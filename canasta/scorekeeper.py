@@ -35,7 +35,8 @@ from canasta.variants.classic import Classic
 UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
 TOP_KEYS = ("variant", "rules", "players", "teams")
-TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties")
+TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
+             "black_threes_removed")
 
 #: Row labels of the readable sheet; other items (penalties) are shown by their name.
 ITEM_LABELS = {
@@ -43,6 +44,8 @@ ITEM_LABELS = {
     "cards_in_hand": "Cards in hand",
     "natural_canastas": "Natural canastas",
     "mixed_canastas": "Mixed canastas",
+    "wild_canastas": "Wild canastas",
+    "black_threes_removed": "Black threes removed",
     "red_threes": "Red threes",
     "going_out": "Going out",
     "concealed": "Concealed (extra)",
@@ -63,6 +66,7 @@ class _Side:
     went_out: bool = False
     concealed: bool = False
     undeclared: int = 0
+    removed_black_threes: int = 0
     penalties: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -215,6 +219,13 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
                               f"not {_type_name(undeclared)}")
     side.undeclared = undeclared
 
+    removed = raw.get("black_threes_removed", 0)
+    if removed and not v.REMOVES_BLACK_THREES_ON_TAKE:
+        raise ScoreInputError(f"{who}: 'black_threes_removed' applies only where black threes leave play (Cuban)")
+    if not isinstance(removed, int) or isinstance(removed, bool) or not 0 <= removed <= 4:
+        raise ScoreInputError(f"{who}: 'black_threes_removed' must be a whole number from 0 to 4, not {removed!r}")
+    side.removed_black_threes = removed
+
     penalties = raw.get("penalties", {})
     if not isinstance(penalties, dict):
         raise ScoreInputError(f"{who}: 'penalties' must be an object of name: points, e.g. {{\"failed_go_out\": -100}}, "
@@ -267,6 +278,11 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
             raise ScoreInputError(
                 f"impossible card count: {n} {_rank_name(rank) if rank != 3 else 'threes'} given ({spots_of(codes)}), "
                 f"but the pack holds {by_rank[rank]}")
+    removed_given = sum(s.removed_black_threes for s in sides)
+    black_in_play = sum(n for c, n in given.items() if rank_of(c) == 3 and not is_red_three(c))
+    if removed_given + black_in_play > sum(n for c, n in pack.items() if rank_of(c) == 3 and not is_red_three(c)):
+        raise ScoreInputError(
+            f"impossible card count: {removed_given} black threes removed plus {black_in_play} on the table or in hand")
     red_in_pack = sum(n for c, n in pack.items() if is_red_three(c))
     red_given = sum(len(s.threes) + s.undeclared for s in sides)
     if red_given > red_in_pack:
@@ -339,6 +355,7 @@ def score_input(data: Any) -> dict[str, Any]:
         args: dict[str, Any] = {
             "melds": s.melds, "red_threes": s.threes, "hands": s.hands, "went_out": s.went_out,
             "concealed": s.concealed, "all_red_threes": len(s.threes) == red_in_pack,
+            "removed_black_threes": s.removed_black_threes,
         }
         reserved = set(score_side(v, **args)["items"]) | {"seven_canastas", "undeclared_red_threes"}
         for name, _ in s.penalties:

@@ -446,3 +446,26 @@ def test_docs_example_matches_the_sheet_shown() -> None:
     data = json.loads(next(b.removeprefix("json\n") for b in blocks if b.startswith("json\n")))
     shown = next(b.strip("\n") for b in blocks if b.startswith("\nClassic Canasta: score of the hand"))
     assert render_sheet(data, score_input(data)) == shown
+
+
+def test_cuban_black_threes_removed_and_wild_canasta() -> None:
+    """Encyclopedia 'Cuban Canasta': 'a partnership that removes all four black threes this way gets
+    100 points'; a wild canasta of 3 deuces and 4 jokers is worth 2000 (docs/variants/cuban.md)."""
+    data = {"variant": "cuban", "teams": [
+        {"melds": [["2c", "2d", "2h", "JK", "JK", "JK", "JK"], ["Kh", "Kd", "Ks"]], "threes": ["3h"],
+         "hands": [[], ["5h"]], "went_out": True, "black_threes_removed": 4},
+        {"melds": [], "threes": [], "hands": [["9h"], ["4c"]]},
+    ]}
+    items = score_input(data)["teams"][0]["items"]
+    # 60 + 200 deuces/jokers + 30 kings = 290 melded; 5 in hand; wild canasta 2000; 1 red three with a canasta 100
+    assert items["melded_cards"] == 290
+    assert items["wild_canastas"] == 2000
+    assert items["red_threes"] == 100
+    assert items["black_threes_removed"] == 100
+    assert score_input(data)["teams"][0]["total"] == 290 - 5 + 2000 + 100 + 100 + 100
+
+
+def test_black_threes_removed_only_in_cuban() -> None:
+    data = bad(_team(0, black_threes_removed=4))
+    with pytest.raises(ScoreInputError, match="applies only where black threes leave play"):
+        score_input(data)
