@@ -188,6 +188,29 @@ def serve(
     uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=65536)
 
 
+@app.command()
+def loadtest(
+    games: Annotated[int, typer.Option(help="concurrent games")] = 10,
+    seconds: Annotated[float, typer.Option(help="how long to run")] = 10.0,
+    players: Annotated[int, typer.Option(help="players per game")] = 4,
+    url: Annotated[str | None, typer.Option(help="a running server (default: start one on 127.0.0.1)")] = None,
+    think: Annotated[float, typer.Option(help="seconds each client waits before acting")] = 0.0,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Concurrent games of computer players over WebSockets: actions/s and round-trip p50/p99."""
+    try:
+        from canasta.web.loadtest import render_loadtest, run_loadtest
+    except ImportError as exc:
+        fail(f"the load test needs the web extra: pip install 'canasta[web]' ({exc})")
+        return
+    try:
+        result = run_loadtest(games=games, seconds=seconds, players=players, url=url, think=think)
+    except (ValueError, RuntimeError) as exc:
+        fail(str(exc))
+        return
+    typer.echo(json.dumps(result, indent=2) if as_json else render_loadtest(result))
+
+
 def main() -> None:
     app()
 

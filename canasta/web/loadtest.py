@@ -1,0 +1,173 @@
+"""``canasta loadtest``: concurrent games of computer players over WebSockets.
+
+Each game has every seat held by a client of this process, playing the random
+player on what the server sends; the time from sending an action to its ack is
+one round trip. Without ``--url`` a server is started on 127.0.0.1 (a separate
+process, SQLite in a temporary directory) and stopped afterwards. The run is
+bounded by ``seconds``; games that end are replaced by new ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from canasta.notation import format_action, parse_action
+from canasta.players import get_player
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rtts: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.games_started = 0
+        self.games_finished = 0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, stop: float, think: float) -> bool:
+    """Play one seat until the game ends or time is up. True when the game ended."""
+    import websockets
+
+    player = get_player("random", seed=f"{game_id}/{seat}")
+    async with websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/{game_id}", max_size=2**22,
+                                  open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
+        pending: tuple[int, float] | None = None
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                return False
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "ack" and pending is not None:
+                stats.rtts.append(time.monotonic() - pending[1])
+                pending = None
+            elif kind == "error":
+                stats.error(str(message.get("code")))
+                pending = None
+            elif kind == "update":
+                state = message["state"]
+                if state["obs"]["winner"] is not None:
+                    return True
+                if state["legal"] and pending is None:
+                    if think > 0:
+                        await asyncio.sleep(think)
+                    legal = [parse_action(t) for t in state["legal"]]
+                    action = player.choose(state["obs"], legal)
+                    pending = (message["version"], time.monotonic())
+                    await ws.send(json.dumps({"type": "action", "action": format_action(action),
+                                              "version": message["version"]}))
+    return False
+
+
+async def _slot(url: str, players: int, stats: Stats, stop: float, think: float, index: int) -> None:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        n = 0
+        while time.monotonic() < stop:
+            body = {"players": players, "seed": f"load-{index}-{n}", "seats": [{"kind": "me"}] * players,
+                    "rules": {"target_score": 1}}
+            r = await http.post("/api/games", json=body)
+            r.raise_for_status()
+            game = r.json()
+            stats.games_started += 1
+            n += 1
+            done = await asyncio.gather(*(_seat(url, game["id"], s, game["tokens"][str(s)], stats, stop, think)
+                                          for s in range(players)))
+            if any(done):
+                stats.games_finished += 1
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _run(url: str, games: int, seconds: float, players: int, think: float) -> dict[str, Any]:
+    stats = Stats()
+    start = time.monotonic()
+    stop = start + seconds
+    await asyncio.gather(*(_slot(url, players, stats, stop, think, i) for i in range(games)))
+    elapsed = time.monotonic() - start
+    return {
+        "games": games, "players": players, "seconds": round(elapsed, 2),
+        "games_started": stats.games_started, "games_finished": stats.games_finished,
+        "actions": len(stats.rtts), "actions_per_s": round(len(stats.rtts) / elapsed, 1) if elapsed else 0.0,
+        "rtt_p50_ms": round(_percentile(stats.rtts, 0.50) * 1000, 2),
+        "rtt_p99_ms": round(_percentile(stats.rtts, 0.99) * 1000, 2),
+        "errors": stats.errors, "think_s": think,
+    }
+
+
+def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: str | None = None,
+                 think: float = 0.0) -> dict[str, Any]:
+    """Run the load test; starts (and stops) a local server unless ``url`` is given."""
+    if games < 1 or seconds <= 0:
+        raise ValueError("games must be at least 1 and seconds positive")
+    if url is not None:
+        return asyncio.run(_run(url.rstrip("/"), games, seconds, players, think))
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "canasta.cli", "serve", "--port", str(port),
+                                 "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_up(base, proc)
+            result = asyncio.run(_run(base, games, seconds, players, think))
+            result["server"] = "local (SQLite)"
+            return result
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+
+
+def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise RuntimeError(f"the server exited: {err.strip()}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return
+        time.sleep(0.05)
+    raise RuntimeError("the server did not start within 30 s")
+
+
+def render_loadtest(result: dict[str, Any]) -> str:
+    lines = [f"{result['games']} concurrent games of {result['players']} computer players for {result['seconds']} s"
+             f" ({result['games_started']} started, {result['games_finished']} finished)",
+             f"actions: {result['actions']} ({result['actions_per_s']}/s)",
+             f"round trip: p50 {result['rtt_p50_ms']} ms, p99 {result['rtt_p99_ms']} ms"]
+    if result["errors"]:
+        lines.append("errors: " + ", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())))
+    return "\n".join(lines)
