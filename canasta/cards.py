@@ -98,7 +98,11 @@ def parse_rank(text: str) -> int:
 
 
 def format_rank(rank: int) -> str:
-    return "JK" if rank == JOKER_RANK else RANK_CHARS[rank]
+    if rank == JOKER_RANK:
+        return "JK"
+    if rank not in RANK_CHARS:
+        raise NotationError(f"no rank {rank}")
+    return RANK_CHARS[rank]
 
 
 def counts_of(codes: Iterable[int]) -> list[int]:

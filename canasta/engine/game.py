@@ -123,6 +123,8 @@ def _rank_name(rank: int) -> str:
         return "wild cards"
     if rank == THREE:
         return "black threes"
+    if not 4 <= rank <= 14:
+        return f"rank {rank}"
     return format_rank(rank) + "s"
 
 
@@ -322,8 +324,12 @@ class Game:
         return out
 
     def _can_draw(self) -> bool:
-        """Cards to draw: the stock, or the pile to turn over where the table rule allows it."""
-        return bool(self.stock) or bool(self.variant.rules["stock_reshuffle"] and self.pile)
+        """Cards to draw: the stock, or the pile to turn over where the table rule allows it.
+
+        The pile is turned over once a hand: turning it over again and again could go on
+        forever when nobody can meld or go out.
+        """
+        return bool(self.stock) or bool(self.variant.rules["stock_reshuffle"] and self.pile and not self.reshuffles)
 
     def _take_is_forced(self, takes: list[Action]) -> bool:
         mode = self.variant.rules["stock_out"]
@@ -429,6 +435,8 @@ class Game:
             if nw >= 3:
                 codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
                 append(Action(MELD, tuple(codes[:3])))
+        if size <= 4:
+            out.extend(self._completions(hand, melds, wilds))
         if size <= 4 or bt >= 3 or self.permission is not None:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
@@ -455,6 +463,35 @@ class Game:
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
+        return out
+
+    @staticmethod
+    def _completions(hand: list[int], melds: dict[int, Meld], wilds: list[int]) -> list[Action]:
+        """Several cards onto one meld at once, for a hand of four cards or fewer.
+
+        Going out may need the last cards to complete a canasta together: one at a time
+        each step would leave a single card without a canasta, which is refused.
+        """
+        all_wilds = tuple(c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c]))
+        out: list[Action] = []
+        for r in melds:
+            if r == THREE:
+                continue
+            if r == WILD_RANK:
+                if len(all_wilds) >= 2:
+                    out.append(Action(ADD, all_wilds, r))
+                continue
+            base = r * 4
+            nats = tuple(c for c in range(base, base + 4) for _ in range(hand[c]))
+            options = []
+            if len(nats) >= 2:
+                options.append(nats)
+            if nats and all_wilds:
+                options.append(nats + all_wilds)
+                options.extend(nats + (w,) for w in wilds if len(all_wilds) > 1)
+            if len(all_wilds) >= 2:
+                options.append(all_wilds)
+            out.extend(Action(ADD, cards, r) for cards in options)
         return out
 
     def _pending_met(self, side: int) -> bool:
@@ -484,6 +521,10 @@ class Game:
         ph = self.phase
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
+        if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or action.target):
+            raise IllegalActionError("no-cards-expected", f"{kind} names no cards")
+        if kind != ADD and action.target:
+            raise IllegalActionError("no-target-expected", f"only add names a meld; {kind} does not")
         if ph == P_ANSWER:
             if kind not in (YES, NO):
                 raise IllegalActionError("answer-pending", "your partner asked 'may I go out?': answer yes or no")
@@ -1205,6 +1246,8 @@ class Game:
             for cards in d["hands"]:
                 counts = [0] * NUM_CODES
                 for c in cards:
+                    if not isinstance(c, int) or not 0 <= c < NUM_CODES:
+                        raise SchemaError(f"{c!r} is not a card code")
                     counts[c] += 1
                 g.hands.append(counts)
             g.hand_sizes = [sum(h) for h in g.hands]
@@ -1245,15 +1288,45 @@ class Game:
         return g
 
     def _validate_loaded(self) -> None:
-        total = len(self.stock) + len(self.pile) + sum(self.hand_sizes)
-        total += sum(m.size for d in self.melds for m in d.values())
-        total += sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
-        total += sum(len(r) for r in self.removed)
-        expected = len(self.variant.deck())
-        if total != expected:
-            raise SchemaError(f"saved position holds {total} cards; {self.variant_name} uses {expected}")
+        """A loaded position must hold exactly the variant's pack and fit the table."""
+        n, sides = self.num_players, self.num_sides
+        per_seat = {"hands": self.hands, "melded_before": self.melded_before}
+        per_side = {"scores": self.scores, "melds": self.melds, "red_threes": self.red_threes,
+                    "removed": self.removed, "opened": self.opened, "minimum_extra": self.minimum_extra,
+                    "penalties": self.penalties}
+        for name, seq in per_seat.items():
+            if len(seq) != n:
+                raise SchemaError(f"{name} must have one entry per seat ({n}), not {len(seq)}")
+        for name, seq in per_side.items():
+            if len(seq) != sides:
+                raise SchemaError(f"{name} must have one entry per side ({sides}), not {len(seq)}")
+        if not (0 <= self.turn < n and 0 <= self.dealer < n):
+            raise SchemaError(f"turn {self.turn} and dealer {self.dealer} must be seats 0..{n - 1}")
         if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER):
             raise SchemaError(f"unknown phase {self.phase!r}")
+        if self.phase == P_ANSWER and self._partners[self.turn] is None:
+            raise SchemaError("an 'answer' phase needs a partner")
+        held: list[int] = [*self.stock, *self.pile, *(self.pile_aside or [])]
+        for h in self.hands:
+            if any(k < 0 for k in h):
+                raise SchemaError("a hand holds a negative number of some card")
+            held.extend(c for c, k in enumerate(h) for _ in range(k))
+        held += [c for d in self.melds for m in d.values() for c in m.cards]
+        held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
+        have = [0] * NUM_CODES
+        for c in held:
+            if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
+                raise SchemaError(f"{c!r} is not a card code")
+            have[c] += 1
+        want = [0] * NUM_CODES
+        for c in self.variant.deck():
+            want[c] += 1
+        if have != want:
+            total, expected = sum(have), sum(want)
+            if total != expected:
+                raise SchemaError(f"saved position holds {total} cards; {self.variant_name} uses {expected}")
+            odd = next(c for c in range(NUM_CODES) if have[c] != want[c])
+            raise SchemaError(f"saved position holds {have[odd]} x {format_card(odd)}; the pack has {want[odd]}")
 
     def to_json(self) -> str:
         import json
