@@ -10,6 +10,7 @@ engine performs no I/O and reads no clock.
 from __future__ import annotations
 
 import random
+from collections.abc import Sized
 from typing import Any
 
 from canasta.cards import (
@@ -488,7 +489,7 @@ class Game:
                 options.append(nats)
             if nats and all_wilds:
                 options.append(nats + all_wilds)
-                options.extend(nats + (w,) for w in wilds if len(all_wilds) > 1)
+                options.extend((*nats, w) for w in wilds if len(all_wilds) > 1)
             if len(all_wilds) >= 2:
                 options.append(all_wilds)
             out.extend(Action(ADD, cards, r) for cards in options)
@@ -1290,8 +1291,8 @@ class Game:
     def _validate_loaded(self) -> None:
         """A loaded position must hold exactly the variant's pack and fit the table."""
         n, sides = self.num_players, self.num_sides
-        per_seat = {"hands": self.hands, "melded_before": self.melded_before}
-        per_side = {"scores": self.scores, "melds": self.melds, "red_threes": self.red_threes,
+        per_seat: dict[str, Sized] = {"hands": self.hands, "melded_before": self.melded_before}
+        per_side: dict[str, Sized] = {"scores": self.scores, "melds": self.melds, "red_threes": self.red_threes,
                     "removed": self.removed, "opened": self.opened, "minimum_extra": self.minimum_extra,
                     "penalties": self.penalties}
         for name, seq in per_seat.items():
