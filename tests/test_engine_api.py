@@ -71,8 +71,6 @@ def test_copy_is_independent() -> None:
 
 
 @pytest.mark.parametrize("target", [-1, 16, 99])
-@pytest.mark.xfail(reason="engine bug: check() of an add with a meld rank outside 0..15 raises KeyError "
-                          "(from _rank_name/format_rank) instead of IllegalActionError", strict=True)
 def test_add_to_impossible_meld_rank_is_refused(target: int) -> None:
     """errors.py: a well-formed action the rules do not allow raises IllegalActionError naming the rule."""
     g = position(hands={0: "Kc Kd 5c"}, melds={0: ["Ks Kh Kd"]}, phase="play")
@@ -222,12 +220,10 @@ def _replace_stock_card(d: dict[str, Any], code: int) -> None:
     ("turn out of range", lambda d: d.update(turn=7)),
     ("scores for one side", lambda d: d.update(scores=[0])),
 ])
-@pytest.mark.xfail(reason="engine bug: from_dict checks only the card total, not that the cards are the pack "
-                          "nor that seats and per-side lists fit the player count", strict=True)
 def test_from_dict_refuses_impossible_contents(name: str, change: Callable[[dict[str, Any]], object]) -> None:
     """architecture.md: 'a loaded position is validated'. A position whose cards are not the pack (a non-card
-    code, three copies of a card in a two-pack game) or whose seats do not fit the player count loads today and
-    fails later (e.g. observation() raises NotationError, legal_actions() IndexError)."""
+    code, three copies of a card in a two-pack game) or whose seats do not fit the player count is refused
+    (it used to load and fail later: observation() NotationError, legal_actions() IndexError)."""
     with pytest.raises(SchemaError):
         Game.from_dict(_mutated(change))
 
