@@ -113,6 +113,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
             concealed=concealed and mine,
             all_red_threes=len(table.red_threes[side]) == 4 and red_total == 4,
             penalties=list(table.penalties[side]),
+            removed_black_threes=len(table.removed[side]),
         )
         recorded = result["sides"][side]
         if dict(expected) != dict(recorded):

@@ -18,6 +18,7 @@ from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.scoring import score_side
 from canasta.soak import render_soak, run_soak, soak_position
+from canasta.variants import VARIANTS
 
 LOOP_NAMES = ("checked", "search")
 
@@ -141,6 +142,14 @@ def test_soak_finds_no_failures(players: int) -> None:
     assert sum(result["action_kinds"].values()) == result["actions"]
     assert sum(result["hand_endings"].values()) == result["hands_rescored"]
     assert "no failures" in render_soak(result)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"classic"}))
+def test_soak_other_variants(variant: str, players: int) -> None:
+    result = run_soak(variant=variant, players=players, hands=10, seed=50)
+    assert result["failure_count"] == 0, render_soak(result)
+    assert result["hands"] >= 10
 
 
 def test_soak_with_table_rules() -> None:
