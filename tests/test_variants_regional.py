@@ -16,7 +16,7 @@ from canasta.errors import IllegalActionError
 from canasta.notation import parse_action
 from canasta.scoring import score_side
 from canasta.variants import find_variant
-from tests.helpers import position
+from helpers import position
 
 
 def cards(text: str) -> list[int]:
