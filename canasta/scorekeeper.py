@@ -36,7 +36,7 @@ UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
 TOP_KEYS = ("variant", "rules", "players", "teams")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
-             "black_threes_removed")
+             "bonuses", "black_threes_removed")
 
 #: Row labels of the readable sheet; other items (penalties) are shown by their name.
 ITEM_LABELS = {
@@ -226,19 +226,28 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         raise ScoreInputError(f"{who}: 'black_threes_removed' must be a whole number from 0 to 4, not {removed!r}")
     side.removed_black_threes = removed
 
-    penalties = raw.get("penalties", {})
-    if not isinstance(penalties, dict):
-        raise ScoreInputError(f"{who}: 'penalties' must be an object of name: points, e.g. {{\"failed_go_out\": -100}}, "
-                              f"not {_type_name(penalties)}")
-    for name, points in penalties.items():
-        if not name.strip():
-            raise ScoreInputError(f"{who}: a penalty needs a name")
-        if not isinstance(points, int) or isinstance(points, bool) or points >= 0:
-            raise ScoreInputError(
-                f"{who}: penalty {name!r} must be a negative whole number of points (it is deducted), "
-                f"e.g. -100, not {_type_name(points)}")
-        side.penalties.append((name, points))
+    side.penalties = _named_points(raw, "penalties", who, negative=True)
+    side.penalties += _named_points(raw, "bonuses", who, negative=False)
     return side
+
+
+def _named_points(raw: dict[str, Any], key: str, who: str, *, negative: bool) -> list[tuple[str, int]]:
+    """Penalties (negative) or bonuses (positive) the texts give for things only real cards allow,
+    e.g. Denexa's -100 for going out after a 'no', the Encyclopedia's 100 for an exact deal."""
+    kind, example = ("penalty", '{"failed_go_out": -100}') if negative else ("bonus", '{"exact_deal": 100}')
+    given = raw.get(key, {})
+    if not isinstance(given, dict):
+        raise ScoreInputError(f"{who}: '{key}' must be an object of name: points, e.g. {example}, not {_type_name(given)}")
+    out: list[tuple[str, int]] = []
+    for name, points in given.items():
+        if not name.strip():
+            raise ScoreInputError(f"{who}: a {kind} needs a name")
+        if not isinstance(points, int) or isinstance(points, bool) or (points >= 0 if negative else points <= 0):
+            what = "a negative whole number of points (it is deducted), e.g. -100" if negative else \
+                "a positive whole number of points, e.g. 100"
+            raise ScoreInputError(f"{who}: {kind} {name!r} must be {what}, not {_type_name(points)}")
+        out.append((name, points))
+    return out
 
 
 def _check_table(v: Classic, sides: list[_Side]) -> None:

@@ -469,3 +469,19 @@ def test_black_threes_removed_only_in_cuban() -> None:
     data = bad(_team(0, black_threes_removed=4))
     with pytest.raises(ScoreInputError, match="applies only where black threes leave play"):
         score_input(data)
+
+
+def test_bonuses_for_real_card_deals() -> None:
+    """Encyclopedia 'Miscellaneous variations': 'if the dealer takes the correct amount of cards off the
+    stock ... he scores a bonus of 100 points' - a real-card event the scorekeeper records as a bonus."""
+    data = base()
+    plain = score_input(data)["teams"][0]["total"]
+    data["teams"][0]["bonuses"] = {"exact_deal": 100}
+    result = score_input(data)["teams"][0]
+    assert result["items"]["exact_deal"] == 100
+    assert result["total"] == plain + 100
+
+
+def test_bonuses_must_be_positive() -> None:
+    with pytest.raises(ScoreInputError, match=r"bonus 'exact_deal' must be a positive whole number"):
+        score_input(bad(_team(0, bonuses={"exact_deal": -100})))
