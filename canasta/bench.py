@@ -295,7 +295,7 @@ def render_bench(result: dict[str, Any]) -> str:
     def row(name: str, s: dict[str, Any]) -> str:
         per_hand = "-" if s["actions_per_hand"] is None else f"{s['actions_per_hand']:.1f}"
         return (f"{name:<10} {s['actions_per_s']:>12,.0f} {s['hands_per_s']:>10,.1f} {per_hand:>13} "
-                f"{s['games']:>7} {s['hands']:>7} {s['actions']:>10,} {s['seconds']:>8.2f}")
+                f"{s['games']:>7,} {s['hands']:>7,} {s['actions']:>10,} {s['seconds']:>8.2f}")
 
     for name, s in result["loops"].items():
         lines.append(row(name, s))
