@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import position
 
 from canasta import Game
 from canasta.cards import parse_card
@@ -16,7 +17,6 @@ from canasta.errors import IllegalActionError
 from canasta.notation import parse_action
 from canasta.scoring import score_side
 from canasta.variants import find_variant
-from helpers import position
 
 
 def cards(text: str) -> list[int]:
