@@ -3,8 +3,14 @@
 Each game has every seat held by a client of this process, playing the random
 player on what the server sends; the time from sending an action to its ack is
 one round trip. Without ``--url`` a server is started on 127.0.0.1 (a separate
-process, SQLite in a temporary directory) and stopped afterwards. The run is
-bounded by ``seconds``; games that end are replaced by new ones.
+process, so client and server do not share an event loop; SQLite in a temporary
+directory) and stopped afterwards.
+
+Every table is created and every seat connected first; then the measured window
+of ``seconds`` begins (only actions sent inside it count). Each seat waits a
+random think time, uniform between half and one and a half times ``think``,
+before acting, so the games do not act in step. Games that end are replaced by
+new ones.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import socket
 import subprocess
 import sys
@@ -37,20 +44,28 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.games_started = 0
         self.games_finished = 0
+        #: the measured window: round trips of actions sent inside it count
+        self.window = (0.0, 0.0)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
+    def measuring(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
 
-async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, stop: float, think: float) -> bool:
+
+async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, go: asyncio.Event,
+                think: float, rng: random.Random) -> bool:
     """Play one seat until the game ends or time is up. True when the game ended."""
     import websockets
 
     player = get_player("random", seed=f"{game_id}/{seat}")
     async with websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/{game_id}", max_size=2**22,
-                                  open_timeout=30) as ws:
+                                  open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
-        pending: tuple[int, float] | None = None
+        await go.wait()
+        stop = stats.window[1]
+        pending: float | None = None
         while time.monotonic() < stop:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
@@ -59,7 +74,8 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, sto
             message = json.loads(raw)
             kind = message.get("type")
             if kind == "ack" and pending is not None:
-                stats.rtts.append(time.monotonic() - pending[1])
+                if stats.measuring(pending):
+                    stats.rtts.append(time.monotonic() - pending)
                 pending = None
             elif kind == "error":
                 stats.error(str(message.get("code")))
@@ -70,32 +86,39 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, sto
                     return True
                 if state["legal"] and pending is None:
                     if think > 0:
-                        await asyncio.sleep(think)
+                        # a random think time with mean ``think``: players are not in step with each other
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                     legal = [parse_action(t) for t in state["legal"]]
                     action = player.choose(state["obs"], legal)
-                    pending = (message["version"], time.monotonic())
+                    pending = time.monotonic()
                     await ws.send(json.dumps({"type": "action", "action": format_action(action),
                                               "version": message["version"]}))
     return False
 
 
-async def _slot(url: str, players: int, stats: Stats, stop: float, think: float, index: int) -> None:
-    import httpx
+async def _create(http: Any, players: int, index: int, n: int) -> dict[str, Any]:
+    body = {"players": players, "seed": f"load-{index}-{n}", "seats": [{"kind": "me"}] * players,
+            "rules": {"target_score": 1}}
+    r = await http.post("/api/games", json=body)
+    r.raise_for_status()
+    game: dict[str, Any] = r.json()
+    return game
 
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        n = 0
-        while time.monotonic() < stop:
-            body = {"players": players, "seed": f"load-{index}-{n}", "seats": [{"kind": "me"}] * players,
-                    "rules": {"target_score": 1}}
-            r = await http.post("/api/games", json=body)
-            r.raise_for_status()
-            game = r.json()
-            stats.games_started += 1
-            n += 1
-            done = await asyncio.gather(*(_seat(url, game["id"], s, game["tokens"][str(s)], stats, stop, think)
-                                          for s in range(players)))
-            if any(done):
-                stats.games_finished += 1
+
+async def _slot(url: str, http: Any, players: int, stats: Stats, go: asyncio.Event, think: float, index: int,
+                first: dict[str, Any]) -> None:
+    rng = random.Random(index)
+    game, n = first, 1
+    while True:
+        stats.games_started += 1
+        done = await asyncio.gather(*(_seat(url, game["id"], s, game["tokens"][str(s)], stats, go, think, rng)
+                                      for s in range(players)))
+        if any(done):
+            stats.games_finished += 1
+        if time.monotonic() >= stats.window[1]:
+            return
+        game = await _create(http, players, index, n)
+        n += 1
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -106,18 +129,36 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def _run(url: str, games: int, seconds: float, players: int, think: float) -> dict[str, Any]:
+    """Set every game up (tables created, seats connected), then measure for ``seconds``."""
+    import httpx
+
     stats = Stats()
-    start = time.monotonic()
-    stop = start + seconds
-    await asyncio.gather(*(_slot(url, players, stats, stop, think, i) for i in range(games)))
+    go = asyncio.Event()
+    limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        setup = time.monotonic()
+        gate = asyncio.Semaphore(16)
+
+        async def create(i: int) -> dict[str, Any]:
+            async with gate:
+                return await _create(http, players, i, 0)
+
+        firsts = await asyncio.gather(*(create(i) for i in range(games)))
+        slots = [asyncio.create_task(_slot(url, http, players, stats, go, think, i, firsts[i])) for i in range(games)]
+        await asyncio.sleep(min(5.0, 0.5 + games * players / 400))  # let the seats connect
+        start = time.monotonic()
+        stats.window = (start, start + seconds)
+        go.set()
+        await asyncio.gather(*slots)
     elapsed = time.monotonic() - start
     return {
-        "games": games, "players": players, "seconds": round(elapsed, 2),
+        "games": games, "players": players, "seconds": round(seconds, 2), "setup_s": round(start - setup, 2),
         "games_started": stats.games_started, "games_finished": stats.games_finished,
-        "actions": len(stats.rtts), "actions_per_s": round(len(stats.rtts) / elapsed, 1) if elapsed else 0.0,
+        "actions": len(stats.rtts), "actions_per_s": round(len(stats.rtts) / seconds, 1),
         "rtt_p50_ms": round(_percentile(stats.rtts, 0.50) * 1000, 2),
         "rtt_p99_ms": round(_percentile(stats.rtts, 0.99) * 1000, 2),
-        "errors": stats.errors, "think_s": think,
+        "rtt_max_ms": round(max(stats.rtts, default=0.0) * 1000, 2),
+        "errors": stats.errors, "think_s": think, "elapsed_s": round(elapsed, 2),
     }
 
 
@@ -165,9 +206,10 @@ def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
 
 def render_loadtest(result: dict[str, Any]) -> str:
     lines = [f"{result['games']} concurrent games of {result['players']} computer players for {result['seconds']} s"
-             f" ({result['games_started']} started, {result['games_finished']} finished)",
+             f" ({result['games_started']} started, {result['games_finished']} finished;"
+             f" think time {result['think_s']} s on average; set up in {result['setup_s']} s)",
              f"actions: {result['actions']} ({result['actions_per_s']}/s)",
-             f"round trip: p50 {result['rtt_p50_ms']} ms, p99 {result['rtt_p99_ms']} ms"]
+             f"round trip: p50 {result['rtt_p50_ms']} ms, p99 {result['rtt_p99_ms']} ms, max {result['rtt_max_ms']} ms"]
     if result["errors"]:
         lines.append("errors: " + ", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())))
     return "\n".join(lines)
