@@ -1,0 +1,254 @@
+"""Fixed numeric encodings of actions and observations, for search and learning.
+
+Both are computed from what a seat may know: the action index from an
+:class:`~canasta.engine.actions.Action` (or the legal actions of the position),
+the observation vector from ``Game.observation(seat)`` only. docs/research.md
+documents the layout; this module is the reference.
+
+**Actions.** Suits never matter for the effect of an action in the registered
+variants (the engine lists one action per distinct effect, with canonical
+suits), so an action is indexed by its kind and the *kinds* of cards it uses:
+
+==========  =====================================================================
+index       action
+==========  =====================================================================
+0..5        ``draw``, ``ask``, ``yes``, ``no``, ``retract``, ``end``
+6..9        ``take`` with no cards from hand / a natural pair / a natural and a
+            joker / a natural and a two
+10..23      ``discard`` of a natural rank 4..A (10..20), a black three (21), a
+            two (22), a joker (23)
+24..465     ``meld``: 24 + slot * 34 + shape
+466..907    ``add``: 466 + slot * 34 + shape
+==========  =====================================================================
+
+``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
+of wild cards, 12 for black threes. ``shape`` is the position of
+``(naturals, jokers, twos)`` in :data:`SHAPES`: every count triple with one to
+four cards, in lexicographic order. Melds and additions the engine lists have
+at most four cards (three-card melds, four black threes, and the multi-card
+additions it lists for hands of four cards or fewer), so every legal action has
+an index, and two legal actions of one position never share one: they differ in
+effect, hence in rank or card kinds. :func:`decode` maps an index back to the
+legal action of the position that has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from canasta.cards import JOKER, NUM_CODES, THREE, parse_card, parse_rank
+from canasta.engine.actions import (
+    ADD,
+    ASK,
+    DISCARD,
+    DRAW,
+    END,
+    MELD,
+    NO,
+    RETRACT,
+    TAKE,
+    YES,
+    Action,
+)
+
+#: Pseudo-rank the engine gives the meld of wild cards (a table-rule option).
+WILD_RANK = 1
+MAX_SEATS = 4
+MAX_SIDES = 4
+
+_SIMPLE = {DRAW: 0, ASK: 1, YES: 2, NO: 3, RETRACT: 4, END: 5}
+TAKE_BASE = 6
+DISCARD_BASE = 10
+#: (naturals, jokers, twos) with one to four cards.
+SHAPES: tuple[tuple[int, int, int], ...] = tuple(
+    s for s in product(range(5), repeat=3) if 1 <= sum(s) <= 4)
+_SHAPE_INDEX = {s: i for i, s in enumerate(SHAPES)}
+NUM_SLOTS = 13
+MELD_BASE = 24
+ADD_BASE = MELD_BASE + NUM_SLOTS * len(SHAPES)
+NUM_ACTIONS = ADD_BASE + NUM_SLOTS * len(SHAPES)
+
+_TAKE_SHAPES = {(0, 0, 0): 0, (2, 0, 0): 1, (1, 1, 0): 2, (1, 0, 1): 3}
+
+
+def _is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+def _shape(cards: Sequence[int]) -> tuple[int, int, int]:
+    jokers = sum(1 for c in cards if c == JOKER)
+    twos = sum(1 for c in cards if 8 <= c <= 11)
+    return len(cards) - jokers - twos, jokers, twos
+
+
+def _slot(rank: int) -> int:
+    if 4 <= rank <= 14:
+        return rank - 4
+    if rank == WILD_RANK:
+        return 11
+    if rank == THREE:
+        return 12
+    raise ValueError(f"no meld slot for rank {rank}")
+
+
+def _meld_rank(cards: Sequence[int]) -> int:
+    naturals = [c for c in cards if not _is_wild(c)]
+    return naturals[0] >> 2 if naturals else WILD_RANK
+
+
+def _discard_index(code: int) -> int:
+    if code == JOKER:
+        return DISCARD_BASE + 13
+    rank = code >> 2
+    if rank == 2:
+        return DISCARD_BASE + 12
+    if rank == THREE:
+        return DISCARD_BASE + 11
+    return DISCARD_BASE + rank - 4
+
+
+def encode_action(action: Action) -> int:
+    """The index of ``action`` in ``range(NUM_ACTIONS)``; ValueError if it has none."""
+    kind = action.kind
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    if kind == TAKE:
+        shape = _shape(action.cards)
+        if shape not in _TAKE_SHAPES:
+            raise ValueError(f"no index for {action!r}")
+        return TAKE_BASE + _TAKE_SHAPES[shape]
+    if kind == DISCARD:
+        if len(action.cards) != 1:
+            raise ValueError(f"no index for {action!r}")
+        return _discard_index(action.cards[0])
+    if kind in (MELD, ADD):
+        shape = _shape(action.cards)
+        if shape not in _SHAPE_INDEX:
+            raise ValueError(f"no index for {action!r}")
+        rank = _meld_rank(action.cards) if kind == MELD else action.target
+        base = MELD_BASE if kind == MELD else ADD_BASE
+        return base + _slot(rank) * len(SHAPES) + _SHAPE_INDEX[shape]
+    raise ValueError(f"no index for {action!r}")
+
+
+def describe_index(index: int) -> str:
+    """A text description of an index, independent of any position (for docs and debugging)."""
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
+    for kind, i in _SIMPLE.items():
+        if i == index:
+            return kind
+    if index < DISCARD_BASE:
+        return ("take", "take with a natural pair", "take with a natural and a joker",
+                "take with a natural and a two")[index - TAKE_BASE]
+    if index < MELD_BASE:
+        k = index - DISCARD_BASE
+        names = [f"rank {r}" for r in range(4, 15)] + ["a black three", "a two", "a joker"]
+        return f"discard {names[k]}"
+    kind = "meld" if index < ADD_BASE else "add"
+    k = index - (MELD_BASE if index < ADD_BASE else ADD_BASE)
+    slot, shape = divmod(k, len(SHAPES))
+    where = f"rank {slot + 4}" if slot < 11 else ("wild cards" if slot == 11 else "black threes")
+    n, j, t = SHAPES[shape]
+    return f"{kind} {where}: {n} naturals, {j} jokers, {t} twos"
+
+
+def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
+    """Index -> action for the legal actions of one position (indices are unique)."""
+    out: dict[int, Action] = {}
+    for a in legal:
+        i = encode_action(a)
+        if i in out:
+            raise ValueError(f"{a!r} and {out[i]!r} share action index {i}")
+        out[i] = a
+    return out
+
+
+def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
+    """A 0/1 vector of length NUM_ACTIONS: 1 at the index of each legal action."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for a in legal:
+        mask[encode_action(a)] = 1
+    return mask
+
+
+def decode(index: int, legal: Sequence[Action]) -> Action:
+    """The legal action with this index; ValueError if none has it."""
+    for a in legal:
+        if encode_action(a) == index:
+            return a
+    raise ValueError(f"action index {index} ({describe_index(index)}) is not legal here")
+
+
+# ------------------------------------------------------------------ observations
+PHASES = ("draw", "play", "answer", "over")
+#: (name, length) of each block of the observation vector, in order.
+OBS_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", NUM_CODES),              # own hand: copies of each card code
+    ("pile", NUM_CODES),              # discard pile: copies of each card code
+    ("pile_top", NUM_CODES),          # one-hot top card of the pile
+    ("hand_sizes", MAX_SEATS),        # cards in each hand / 20, seats relative to own (own first)
+    ("actor", MAX_SEATS),             # one-hot seat to act, relative to own
+    ("phase", len(PHASES)),           # one-hot phase
+    ("meld_naturals", MAX_SIDES * 16),  # per side (own first) and meld rank 0..15: naturals / 7
+    ("meld_wilds", MAX_SIDES * 16),     # per side and meld rank: wild cards / 7
+    ("red_threes", MAX_SIDES),        # per side: red threes laid out / 4
+    ("opened", MAX_SIDES),            # per side: has made its initial meld
+    ("minimum", MAX_SIDES),           # per side: initial-meld minimum / 100
+    ("scores", MAX_SIDES),            # per side: game score / 5000
+    ("misc", 8),                      # stock/100, pile size/100, frozen, pending value/100,
+                                      # asked, permission yes, permission no, partnership game
+)
+OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
+
+
+def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
+    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`)."""
+    out = np.zeros(OBS_SIZE, dtype=dtype)
+    seat: int = obs["seat"]
+    players: int = obs["players"]
+    side: int = obs["side"]
+    sides = len(obs["melds"])
+    offset = 0
+    blocks: dict[str, int] = {}
+    for name, n in OBS_LAYOUT:
+        blocks[name] = offset
+        offset += n
+    for c in obs["hand"]:
+        out[blocks["hand"] + parse_card(c)] += 1
+    for c in obs["pile"]:
+        out[blocks["pile"] + parse_card(c)] += 1
+    if obs["pile_top"] is not None:
+        out[blocks["pile_top"] + parse_card(obs["pile_top"])] = 1
+    for s in range(players):
+        rel = (s - seat) % players
+        out[blocks["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
+    if obs["actor"] is not None:
+        out[blocks["actor"] + (obs["actor"] - seat) % players] = 1
+    out[blocks["phase"] + PHASES.index(obs["phase"])] = 1
+    for s in range(sides):
+        rel = (s - side) % sides
+        for m in obs["melds"][s]:
+            rank = WILD_RANK if m["rank"] == "wild" else parse_rank(m["rank"])
+            wilds = sum(1 for c in m["cards"] if _is_wild(parse_card(c)))
+            out[blocks["meld_naturals"] + rel * 16 + rank] = (len(m["cards"]) - wilds) / 7
+            out[blocks["meld_wilds"] + rel * 16 + rank] = wilds / 7
+        out[blocks["red_threes"] + rel] = len(obs["red_threes"][s]) / 4
+        out[blocks["opened"] + rel] = float(obs["opened"][s])
+        out[blocks["minimum"] + rel] = obs["minimum"][s] / 100
+        out[blocks["scores"] + rel] = obs["scores"][s] / 5000
+    m = blocks["misc"]
+    out[m] = obs["stock_size"] / 100
+    out[m + 1] = obs["pile_size"] / 100
+    out[m + 2] = float(obs["frozen"])
+    out[m + 3] = obs["pending_value"] / 100
+    out[m + 4] = float(obs["asked"])
+    out[m + 5] = float(obs["permission"] is True)
+    out[m + 6] = float(obs["permission"] is False)
+    out[m + 7] = float(obs["partner"] is not None)
+    return out
