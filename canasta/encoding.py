@@ -66,7 +66,7 @@ TAKE_BASE = 6
 DISCARD_BASE = 10
 #: (naturals, jokers, twos) with one to four cards.
 SHAPES: tuple[tuple[int, int, int], ...] = tuple(
-    s for s in product(range(5), repeat=3) if 1 <= sum(s) <= 4)
+    (n, j, t) for n, j, t in product(range(5), repeat=3) if 1 <= n + j + t <= 4)
 _SHAPE_INDEX = {s: i for i, s in enumerate(SHAPES)}
 NUM_SLOTS = 13
 MELD_BASE = 24
@@ -209,7 +209,7 @@ OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
 
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
     """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`)."""
-    out = np.zeros(OBS_SIZE, dtype=dtype)
+    out: npt.NDArray[Any] = np.zeros(OBS_SIZE, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
