@@ -174,6 +174,8 @@ def serve(
     redis: Annotated[str | None, typer.Option(help="redis://... to share tables with other processes")] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds a computer player waits before each action")] = 0.4,
     idle_limit: Annotated[float, typer.Option(help="seconds before an idle seat may be handed to the computer")] = 120.0,
+    auto_takeover: Annotated[bool, typer.Option(help="hand a seat idle past --idle-limit to the computer by itself "
+                                                     "(its player can take it back)")] = True,
 ) -> None:
     """Serve the web app: play in the browser, alone or with friends (needs the 'web' extra)."""
     try:
@@ -183,7 +185,8 @@ def serve(
     except ImportError as exc:
         fail(f"the web server needs its extra: pip install 'canasta[web]' ({exc})")
         return
-    web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit)
+    web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
+                         auto_takeover=auto_takeover)
     typer.echo(f"canasta: http://{host}:{port}/ (database {database})")
     uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=65536)
 

@@ -80,18 +80,19 @@ def _docs_dir() -> Path | None:
 
 
 def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
-               bot_delay: float = 0.0, idle_limit: float | None = 120.0,
+               bot_delay: float = 0.0, idle_limit: float | None = 120.0, auto_takeover: bool = False,
                rate_limit: tuple[float, float] = (RATE, BURST)) -> FastAPI:
     """The web app over ``database_url`` (SQLite path or URL, or ``postgresql://...``).
 
     ``redis_url`` fans updates out to other processes sharing the database; ``bot_delay`` paces
     computer players (seconds per action); ``idle_limit`` is how long a seat must have been idle
-    before another player may hand it to the computer (None: never); ``rate_limit`` is
+    before another player may hand it to the computer (None: never); with ``auto_takeover`` the
+    server does that by itself at the limit (``canasta serve`` turns it on); ``rate_limit`` is
     (messages per second, burst) per connection.
     """
     rate, burst = rate_limit
     service = GameService(database_url, idle_limit=idle_limit)
-    hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url)
+    hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -243,7 +244,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         since = hello.get("since")
         since = since if isinstance(since, int) and not isinstance(since, bool) else None
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
-                     "variant": live.variant, "idle_limit": service.idle_limit})
+                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover})
         client.send(hub.update_for(live, client, since))
         hub.drive(game_id)
         tokens, last = burst, time.monotonic()

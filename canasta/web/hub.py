@@ -73,10 +73,14 @@ class Client:
 
 
 class Hub:
-    def __init__(self, service: GameService, *, bot_delay: float = 0.0, redis_url: str | None = None) -> None:
+    def __init__(self, service: GameService, *, bot_delay: float = 0.0, redis_url: str | None = None,
+                 auto_takeover: bool = False) -> None:
         self.service = service
         self.bot_delay = bot_delay
         self.redis_url = redis_url
+        #: hand a human seat idle past ``service.idle_limit`` to the computer by itself
+        self.auto_takeover = auto_takeover
+        self.idle_timers: dict[str, asyncio.TimerHandle] = {}
         self.clients: dict[str, set[Client]] = {}
         self.driving: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -96,6 +100,9 @@ class Hub:
                 await asyncio.wait_for(ready.wait(), 5.0)
 
     async def stop(self) -> None:
+        for timer in self.idle_timers.values():
+            timer.cancel()
+        self.idle_timers.clear()
         for task in list(self.tasks):
             task.cancel()
         if self._listener is not None:
@@ -202,6 +209,9 @@ class Hub:
             self.service.forget(game_id)
             return
         self.broadcast_local(game_id, force=seats)
+        live = self.service.cache.get(game_id)
+        if live is not None:
+            self.watch_idle(live)
 
     # ------------------------------------------------------------ computers
     def drive(self, game_id: str) -> None:
@@ -209,7 +219,10 @@ class Hub:
         if game_id in self.driving:
             return
         live = self.service.cache.get(game_id)
-        if live is None or self.service.bot_to_move(live) is None:
+        if live is None:
+            return
+        if self.service.bot_to_move(live) is None:
+            self.watch_idle(live)
             return
         self.driving.add(game_id)
         self._spawn(self._drive(game_id))
@@ -238,6 +251,40 @@ class Hub:
                     await self._publish(game_id, False)
         finally:
             self.driving.discard(game_id)
+            live = self.service.cache.get(game_id)
+            if live is not None:
+                self.watch_idle(live)
+
+    # ------------------------------------------------------------ idle seats
+    def watch_idle(self, live: Live) -> None:
+        """With ``auto_takeover``: a timer that hands the human seat to act to the computer at the idle limit."""
+        limit = self.service.idle_limit
+        if not self.auto_takeover or limit is None:
+            return
+        old = self.idle_timers.pop(live.id, None)
+        if old is not None:
+            old.cancel()
+        game = live.game
+        if game.is_over or live.seats[game.actor].kind != "human":
+            return
+        delay = max(0.0, limit - self.service.idle_seconds(live))
+        self.idle_timers[live.id] = asyncio.get_running_loop().call_later(delay, self._idle_check, live.id)
+
+    def _idle_check(self, game_id: str) -> None:
+        self.idle_timers.pop(game_id, None)
+        live = self.service.cache.get(game_id)
+        if live is None:
+            return
+        try:
+            seat = self.service.auto_take_over(live)
+        except Exception:
+            log.exception("cannot hand the idle seat of %s to the computer", game_id)
+            return
+        if seat is None:
+            self.watch_idle(live)  # it moved meanwhile (or not idle long enough yet): watch the new actor
+            return
+        log.info("game %s: seat %d idle past %.0f s, handed to the computer", game_id, seat, self.service.idle_limit)
+        self.changed(game_id, force=True)
 
 
 def now() -> float:

@@ -95,7 +95,7 @@ class Live:
     seats: list[SeatInfo]
     events: list[dict[str, Any]] = field(default_factory=list)
     bots: dict[int, Player] = field(default_factory=dict)
-    #: when the current actor began to act (monotonic), for the idle limit
+    #: when the last move was made (monotonic): the seat to act has been idle since, for the idle limit
     actor_since: float = field(default_factory=time.monotonic)
 
     @property
@@ -214,10 +214,15 @@ class GameService:
             token = secrets.token_urlsafe(24)
             row.token_hash = hash_secret(token)
             row.invite_hash = None
+            if row.kind == COMPUTER:  # the computer kept the seat warm while the invite was open
+                row.kind, row.level = HUMAN, None
             if name:
                 row.name = name[:40]
             session.commit()
         self.reload_seats(game_id)
+        live = self.cache.get(game_id)
+        if live is not None and not live.game.is_over and live.game.actor == seat:
+            live.actor_since = time.monotonic()
         return token
 
     # ------------------------------------------------------------------ load
@@ -323,6 +328,23 @@ class GameService:
             raise WebError("not-idle", f"seat {seat} has not been idle long enough (a seat may be handed over {limit})")
         self.set_seat_kind(live, seat, COMPUTER, "basic")
 
+    def idle_seat(self, live: Live) -> int | None:
+        """The human seat to act, when it has been idle past the limit (None otherwise)."""
+        game = live.game
+        if self.idle_limit is None or game.is_over:
+            return None
+        seat = game.actor
+        if live.seats[seat].kind != HUMAN or self.idle_seconds(live) < self.idle_limit:
+            return None
+        return seat
+
+    def auto_take_over(self, live: Live) -> int | None:
+        """Hand the seat to act to the basic computer player if it is idle past the limit; the seat handed over."""
+        seat = self.idle_seat(live)
+        if seat is not None:
+            self.set_seat_kind(live, seat, COMPUTER, "basic")
+        return seat
+
     def reclaim(self, live: Live, seat: int | None) -> None:
         """A player whose seat was handed to the computer takes it back."""
         if seat is None or live.seats[seat].token_hash is None:
@@ -330,6 +352,8 @@ class GameService:
         if live.seats[seat].kind == HUMAN:
             raise WebError("not-computer", "your seat is already yours")
         self.set_seat_kind(live, seat, HUMAN, None)
+        if not live.game.is_over and live.game.actor == seat:
+            live.actor_since = time.monotonic()  # back at the table: the idle clock starts again
 
     # --------------------------------------------------------------- actions
     def submit(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
@@ -366,11 +390,9 @@ class GameService:
             # another process wrote this step first: catch up and refuse
             self.refresh(live.id)
             raise WebError("stale", "the game moved on in the meantime") from None
-        actor_before = game.actor
         game.push(action)
         live.events.append({"seq": seq, "seat": seat, "action": stored})
-        if game.is_over or game.actor != actor_before:
-            live.actor_since = time.monotonic()
+        live.actor_since = time.monotonic()  # the idle clock counts from the last move
         return action
 
     def bot_to_move(self, live: Live) -> Player | None:

@@ -372,3 +372,22 @@ def test_scorepad_endpoint(db_url: str, make_server: Callable[..., Server]) -> N
         assert r.status_code == 200, r.text
         teams = r.json()["teams"]
         assert teams[0]["items"]["natural_canastas"] == 500 and teams[1]["items"]["cards_in_hand"] == -55
+
+
+def test_idle_seat_goes_to_the_computer_by_itself_and_comes_back(db_url: str, make_server: Callable[..., Server]) -> None:
+    """With a tiny idle limit the server hands the idle seat to the computer; its player takes it back and plays."""
+    server = make_server(db_url, idle_limit=0.3, auto_takeover=True, bot_delay=0.02)
+    game = create(server, [ME, BOT], seed="13")
+    ws = server.ws(game["id"], game["tokens"]["0"])
+    welcome = ws.recv()
+    assert welcome["type"] == "welcome" and welcome["auto_takeover"] is True and welcome["idle_limit"] == 0.3
+    # seat 0 does nothing: the computer plays for it, and the game moves on
+    handed = ws.until(lambda m: m.get("type") == "update" and m["state"]["seats"][0]["kind"] == "computer")
+    moved = ws.until(lambda m: m.get("type") == "update" and any(e["seat"] == 0 for e in m["events"]))
+    assert moved["version"] > handed["version"] >= 0
+    # the owner comes back and takes the seat back; then it is theirs to play
+    ws.send({"type": "reclaim"})
+    ws.until(lambda m: m.get("type") == "update" and m["state"]["seats"][0]["kind"] == "human")
+    ws.state = None
+    act_with_hint(ws)  # acked: the seat is the player's again
+    ws.close()

@@ -16,6 +16,7 @@ let selected = new Set();    // indices into the sorted hand
 let hand = [];
 let hinted = null;           // {action, indices}
 let idleLimit = null;
+let autoTakeover = false;    // the server hands idle seats to the computer by itself
 let lastChange = Date.now();
 let shownResults = null;     // hand results already shown as a sheet
 let backoff = 250;
@@ -71,6 +72,7 @@ function sendAction(text) {
 function onMessage(m) {
   if (m.type === "welcome") {
     idleLimit = m.idle_limit;
+    autoTakeover = Boolean(m.auto_takeover);
     if (m.seat === null && auth) {
       auth = null;
       localStorage.removeItem(SEAT_KEY);
@@ -469,13 +471,17 @@ function renderTools() {
   const me = mySeat();
   if (me === null) return;
   if (state.seats[me].kind === "computer") {
+    const note = document.createElement("p");
+    note.textContent = "The computer is playing your seat (it was idle too long).";
+    box.append(note);
     const b = document.createElement("button");
+    b.id = "reclaim-btn";
     b.textContent = "Take my seat back from the computer";
     b.addEventListener("click", () => send({ type: "reclaim" }));
     box.append(b);
   }
   const actor = state.obs.actor;
-  if (actor !== null && actor !== me && state.seats[actor].kind === "human" && idleLimit !== null
+  if (actor !== null && actor !== me && state.seats[actor].kind === "human" && idleLimit !== null && !autoTakeover
       && Date.now() - lastChange > idleLimit * 1000) {
     const b = document.createElement("button");
     b.textContent = `${seatName(actor)} is away: let the computer play for them`;
