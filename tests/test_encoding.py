@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy")
+
+import numpy as np
 
 from canasta.encoding import (
     NUM_ACTIONS,
