@@ -30,26 +30,8 @@ from pettingzoo import AECEnv
 
 from canasta.encoding import NUM_ACTIONS, OBS_SIZE, action_mask, decode, encode_observation
 from canasta.engine.game import Game
+from canasta.env.rewards import hand_rewards
 from canasta.notation import format_action
-
-
-def hand_rewards(game: Game, hand_results_before: int, scale: float) -> list[float]:
-    """Per seat: ``scale`` * (own side's score in the hands finished since, minus the sides' mean)."""
-    totals = [0.0] * game.num_sides
-    for result in game.hand_results[hand_results_before:]:
-        for s, score in enumerate(_hand_totals(result)):
-            totals[s] += score
-    mean = sum(totals) / len(totals)
-    return [scale * (totals[game.side_of(seat)] - mean) for seat in range(game.num_players)]
-
-
-def _hand_totals(result: Any) -> list[int]:
-    """The per-side totals of one entry of ``Game.hand_results``."""
-    if isinstance(result, dict):
-        sides = result.get("sides")
-        if isinstance(sides, list):
-            return [int(s["total"]) for s in sides]
-    raise ValueError(f"unexpected hand result {result!r}")
 
 
 class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]

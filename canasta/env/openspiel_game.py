@@ -1,0 +1,301 @@
+"""Canasta as an OpenSpiel Python game (``python_canasta``), for OpenSpiel's algorithms.
+
+>>> import pyspiel
+>>> import canasta.env.openspiel_game  # registers the game
+>>> game = pyspiel.load_game("python_canasta", {"players": 2, "variant": "classic"})
+
+Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2),
+``hands`` (hands per episode, default 1), ``num_deals`` (chance outcomes of the
+deal, default 10000), ``rules`` (table rules as a JSON object, default "{}").
+
+**Chance.** The engine shuffles from a seed (``Game(seed=...)``; each hand's
+shuffle, and a reshuffle of the pile where a table rule allows it, follow from
+that seed). The game models this as one explicit chance node at the start whose
+``num_deals`` equally likely outcomes are the seed: after it every draw is
+determined by the shuffled stock, and nothing else is random.
+
+**Actions** are the indices of canasta.encoding (``NUM_ACTIONS`` distinct
+actions, one per kind of card use). **Returns** are zero-sum: each player gets
+its side's score over the episode's hands minus the mean over the sides, in
+thousands of points.
+
+**Observations.** ``observation_tensor`` is canasta.encoding's vector (float64)
+of ``Game.observation(player)``; ``observation_string`` the same view as text.
+``information_state_string`` is the player's perfect-recall view: its own dealt
+cards and draws, every public action of every seat in order, and its current
+view of the table. ``resample_from_infostate`` deals the cards the player cannot
+see (the other hands and the stock) at random, keeping in each other hand the
+cards the player saw go there (taken from the pile, or returned by a retract),
+so OpenSpiel's ``ISMCTSBot`` runs on it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from canasta.cards import NUM_CODES, format_cards
+from canasta.encoding import NUM_ACTIONS, OBS_SIZE, decode, encode_observation, legal_indices
+from canasta.engine.actions import ADD, DISCARD, DRAW, MELD, TAKE
+from canasta.engine.game import Game
+from canasta.env.rewards import hand_rewards
+from canasta.notation import format_action
+
+SHORT_NAME = "python_canasta"
+MAX_STEPS_PER_HAND = 5000
+_DEFAULTS: dict[str, Any] = {"variant": "classic", "players": 2, "hands": 1, "num_deals": 10000, "rules": "{}"}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Canasta (canasta engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULTS),
+)
+
+
+class CanastaGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game; see the module docstring."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_DEFAULTS, **(params or {})}
+        hands = max(1, int(p["hands"]))
+        players = int(p["players"])
+        rules: dict[str, Any] = json.loads(str(p["rules"]))
+        Game(str(p["variant"]), players, 0, rules)  # validates the parameters
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=int(p["num_deals"]),
+            num_players=players,
+            min_utility=-20.0 * hands,
+            max_utility=20.0 * hands,
+            utility_sum=0.0,
+            max_game_length=MAX_STEPS_PER_HAND * hands,
+        )
+        super().__init__(_GAME_TYPE, info, p)
+        # set after the base class is initialised (pybind11 drops attributes set before)
+        self.variant = str(p["variant"])
+        self.players = players
+        self.hands = hands
+        self.num_deals = int(p["num_deals"])
+        self.rules = rules
+
+    def new_initial_state(self) -> CanastaState:
+        return CanastaState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
+        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class _Config:
+    """The game's parameters, kept by each state (a state must not hold the Python game object)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        p = {**_DEFAULTS, **params}
+        self.variant = str(p["variant"])
+        self.players = int(p["players"])
+        self.hands = max(1, int(p["hands"]))
+        self.num_deals = int(p["num_deals"])
+        self.rules: dict[str, Any] = json.loads(str(p["rules"]))
+
+
+class CanastaState(pyspiel.State):  # type: ignore[misc]
+    """One position: the chance node before the deal, then an engine Game."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self._g = _Config(game.get_parameters())
+        self.game: Game | None = None
+        self._start_results = 0
+        self._steps = 0
+        self._truncated = False
+        #: per seat, card counts every other seat has seen go into that hand (not drawn)
+        self.known: list[list[int]] = [[0] * NUM_CODES for _ in range(game.players)]
+
+    # ---------------------------------------------------------------- API
+    def current_player(self) -> int:
+        if self.game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.game.actor
+
+    def _terminal(self) -> bool:
+        g = self.game
+        if g is None:
+            return False
+        return g.is_over or self._truncated or len(g.hand_results) - self._start_results >= self._g.hands
+
+    def is_terminal(self) -> bool:
+        return self._terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.game is not None
+        return sorted(legal_indices(self.game.legal_actions()))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        n = self._g.num_deals
+        return [(i, 1.0 / n) for i in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.game is None:
+            self.game = Game(self._g.variant, self._g.players, int(action), self._g.rules)
+            self._start_results = len(self.game.hand_results)
+            return
+        g = self.game
+        seat = g.actor
+        chosen = decode(int(action), g.legal_actions())
+        before = list(g.hands[seat])
+        hand_no = g.hand_no
+        g.push(chosen)
+        self._steps += 1
+        if self._steps >= MAX_STEPS_PER_HAND * self._g.hands:
+            self._truncated = True
+        if g.hand_no != hand_no:
+            self.known = [[0] * NUM_CODES for _ in range(self._g.players)]
+        else:
+            self._track_known(seat, chosen.kind, chosen.cards, before)
+
+    def _track_known(self, seat: int, kind: str, cards: tuple[int, ...], before: list[int]) -> None:
+        """Cards the others saw enter ``seat``'s hand (not by drawing), less the cards it played."""
+        g = self.game
+        assert g is not None
+        known = self.known[seat]
+        if kind in (TAKE, MELD, ADD, DISCARD):
+            for c in cards:
+                before[c] -= 1
+        after = g.hands[seat]
+        for c in range(NUM_CODES):
+            if kind != DRAW and after[c] > before[c]:
+                known[c] += after[c] - before[c]
+            known[c] = min(known[c], after[c])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        if self.game is not None and not self._terminal() and player == self.game.actor:
+            try:
+                return format_action(decode(int(action), self.game.legal_actions()))
+            except ValueError:
+                pass
+        from canasta.encoding import describe_index
+        return describe_index(int(action))
+
+    def returns(self) -> list[float]:
+        g = self.game
+        if g is None or not self._terminal():
+            return [0.0] * self._g.players
+        return hand_rewards(g, self._start_results, 0.001)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
+        """A state the player cannot tell from this one: unseen cards dealt again at random."""
+        clone: CanastaState = self.clone()
+        g = clone.game
+        if g is None or clone._terminal():
+            return clone
+        rng = random.Random(int(float(probability_sampler()) * 2**31))
+        pool: list[int] = list(g.stock)
+        keep: list[list[int]] = []
+        for s in range(g.num_players):
+            if s == player_id:
+                keep.append([])
+                continue
+            hand = g.hands[s]
+            kept = [min(k, hand[c]) for c, k in enumerate(clone.known[s])]
+            keep.append(kept)
+            for c in range(NUM_CODES):
+                pool.extend([c] * (hand[c] - kept[c]))
+        rng.shuffle(pool)
+        for s in range(g.num_players):
+            if s == player_id:
+                continue
+            counts = list(keep[s])
+            for _ in range(g.hand_sizes[s] - sum(counts)):
+                counts[pool.pop()] += 1
+            g.hands[s] = counts
+        g.stock = pool
+        # the logs must not keep the true hidden cards either
+        g.history = [(s, a, got if s == player_id else ()) for s, a, got in g.history]
+        g.deals = [{**d, "hands": [h if s == player_id else [] for s, h in enumerate(d["hands"])],
+                    "replacements": [r if s == player_id else [] for s, r in enumerate(d["replacements"])]}
+                   for d in g.deals]
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CanastaState:
+        new = CanastaState.__new__(CanastaState)
+        pyspiel.State.__init__(new, self.get_game())
+        new._g = self._g
+        new.game = None if self.game is None else self.game.copy()
+        new._start_results = self._start_results
+        new._steps = self._steps
+        new._truncated = self._truncated
+        new.known = [list(k) for k in self.known]
+        return new
+
+    def __str__(self) -> str:
+        g = self.game
+        if g is None:
+            return "deal pending"
+        return json.dumps(g.to_dict(), sort_keys=True)
+
+
+def information_state_text(game: Game, player: int) -> str:
+    """The player's perfect-recall view (see the module docstring)."""
+    parts = [f"p{player}"]
+    for d in game.deals:
+        parts.append(f"hand {d['hand']} dealt {format_cards(d['hands'][player])}"
+                     f" +{format_cards(d['replacements'][player])} up {format_cards(d['upcards'])}")
+    for s, a, got in game.history:
+        text = f"{s}:{format_action(a)}"
+        if s == player and got:
+            text += f" [{format_cards(got)}]"
+        parts.append(text)
+    parts.append(observation_text(game, player))
+    return "\n".join(parts)
+
+
+def observation_text(game: Game, player: int) -> str:
+    obs = game.observation(player)
+    keep = ("seat", "hand_no", "turn", "actor", "phase", "hand", "hand_sizes", "stock_size", "pile", "frozen",
+            "melds", "red_threes", "removed", "opened", "minimum", "pending_value", "scores", "asked", "permission")
+    return json.dumps({k: obs[k] for k in keep}, sort_keys=True, separators=(",", ":"))
+
+
+class CanastaObserver:
+    """OpenSpiel PyObserver: the encoding vector as tensor; the views above as strings."""
+
+    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(OBS_SIZE, np.float64)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CanastaState, player: int) -> None:
+        if state.game is None:
+            self.tensor.fill(0.0)
+            return
+        self.tensor[:] = encode_observation(state.game.observation(player), np.float64)
+
+    def string_from(self, state: CanastaState, player: int) -> str:
+        if state.game is None:
+            return f"p{player} before the deal"
+        if self.perfect_recall:
+            return information_state_text(state.game, player)
+        return observation_text(state.game, player)
+
+
+pyspiel.register_game(_GAME_TYPE, CanastaGame)
