@@ -324,3 +324,66 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     assert "seat" in page.inner_text("#where")
     shoot(page, "replay")
     context.close()
+
+
+def _centre(page: Any, selector: str, nth: int = 0, dx: float | None = None) -> tuple[float, float]:
+    box = page.locator(selector).nth(nth).bounding_box()
+    assert box is not None, selector
+    return box["x"] + (box["width"] / 2 if dx is None else dx), box["y"] + box["height"] / 2
+
+
+def _touch_drag(page: Any, cdp: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger pressed on ``start``, moved to ``end`` in steps, then lifted (real touch events, not a mouse)."""
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, 11):
+        x, y = x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(150)  # the finger rests on the target before it is lifted (no fling)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x1, "y": y1}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_drag_and_drop_by_touch_and_by_mouse(browser: Any, server: Server) -> None:
+    """Cards dragged with a finger on a phone, and with a mouse on a desktop, are discarded on the pile."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    cdp = phone.new_cdp_session(page)
+    start_game(page, server.base, "61")
+    desktop = browser.new_context(viewport={"width": 1280, "height": 900})
+    mouse_page = desktop.new_page()
+    start_game(mouse_page, server.base, "62")
+    for p, how in ((page, "touch"), (mouse_page, "mouse")):
+        assert wait_turn_or_sheet(p) == "turn"
+        v = version(p)
+        p.click("#stock")  # a click still works: draw
+        wait_version_above(p, v)
+        p.wait_for_function("document.body.dataset.myTurn === 'true' && document.body.dataset.phase === 'play'",
+                            timeout=WAIT)
+        card = p.eval_on_selector(".hand .card", "e => e.dataset.card")
+        start = _centre(p, ".hand .card", 0, dx=8)  # the visible strip of an overlapped card
+        end = _centre(p, "#pile")
+        v = version(p)
+        if how == "touch":
+            _touch_drag(p, cdp, start, end)
+        else:
+            p.mouse.move(*start)
+            p.mouse.down()
+            p.mouse.move(*end, steps=10)
+            p.mouse.up()
+        wait_version_above(p, v)
+        p.wait_for_function("!document.body.dataset.dragging", timeout=WAIT)
+        done = p.text_content(f'#log li[data-seq="{v + 1}"]')
+        assert done is not None and done.endswith(f"discard {card}"), (how, done)
+        # a tap (press and lift without a move) still selects, it does not drag
+        p.wait_for_function(f"document.body.dataset.myTurn === 'true' && Number(document.body.dataset.version) > {v + 1}",
+                            timeout=WAIT)
+        x, y = _centre(p, ".hand .card", 0, dx=8)
+        if how == "touch":
+            p.touchscreen.tap(x, y)
+        else:
+            p.mouse.click(x, y)
+        p.wait_for_selector(".hand .card.selected", timeout=WAIT)
+        assert p.locator(".hand .card.selected").count() == 1
+    phone.close()
+    desktop.close()

@@ -235,8 +235,7 @@ function meldElement(meld, side) {
   }
   if (side === state.obs.side) {
     div.addEventListener("click", () => attemptAdd(meld.rank));
-    div.addEventListener("dragover", (e) => e.preventDefault());
-    div.addEventListener("drop", (e) => { e.preventDefault(); e.stopPropagation(); attemptAdd(meld.rank); });
+    div.classList.add("drop-target");
   }
   return div;
 }
@@ -313,18 +312,85 @@ function renderHand() {
     const card = cardElement(c);
     card.dataset.index = String(i);
     card.tabIndex = 0;
-    card.draggable = true;
     card.classList.toggle("selected", selected.has(i));
     card.classList.toggle("hinted", !!hinted && hinted.indices.includes(i));
     card.addEventListener("click", () => toggle(i));
     card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(i); } });
-    card.addEventListener("dragstart", (e) => {
-      if (!selected.has(i)) { selected.add(i); renderHand(); renderActions(); }
-      e.dataTransfer.setData("text/plain", "cards");
-    });
+    card.addEventListener("pointerdown", (e) => pressCard(e, i));
     group.append(card);
   });
 }
+
+// ------------------------------------------------------------ drag and drop
+// Pointer events, so mouse, pen and touch screens work alike (HTML5 drag events never fire on touch).
+// Press a card of the hand and move a few pixels: the card (with the other selected ones) follows the
+// pointer; release it over the pile (discard, or take the pile with it), over one of our melds (add)
+// or elsewhere on our meld area (a new meld). A press without a move stays a click: select/unselect.
+const DRAG_START_PX = 8;
+let drag = null;             // {pointerId, index, x, y, ghost, over}
+let swallowClick = false;    // the click a mouse sends after a drag is not a selection
+
+function pressCard(e, i) {
+  if ((e.pointerType === "mouse" && e.button !== 0) || !e.isPrimary || mySeat() === null) return;
+  drag = { pointerId: e.pointerId, index: i, x: e.clientX, y: e.clientY, ghost: null, over: null };
+}
+
+function dropTargetAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  if (!el) return null;
+  return el.closest("#melds-us .meld.drop-target") || el.closest("#pile") || el.closest("#melds-us");
+}
+
+function moveDrag(e) {
+  if (!drag || e.pointerId !== drag.pointerId) return;
+  if (!drag.ghost) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < DRAG_START_PX) return;
+    if (!selected.has(drag.index)) {
+      // mark it without redrawing the hand: the pressed element must stay in place while it is dragged
+      selected.add(drag.index);
+      const el = document.querySelector(`.hand .card[data-index="${drag.index}"]`);
+      if (el) el.classList.add("selected");
+      renderActions();
+    }
+    drag.ghost = document.createElement("div");
+    drag.ghost.className = "drag-ghost";
+    for (const c of selectedCards()) drag.ghost.append(cardElement(c, { small: true }));
+    document.body.append(drag.ghost);
+    document.body.dataset.dragging = "true";
+  }
+  e.preventDefault();
+  drag.ghost.style.left = `${e.clientX}px`;
+  drag.ghost.style.top = `${e.clientY}px`;
+  const over = dropTargetAt(e.clientX, e.clientY);
+  if (over !== drag.over) {
+    if (drag.over) drag.over.classList.remove("drop-over");
+    if (over) over.classList.add("drop-over");
+    drag.over = over;
+  }
+}
+
+function endDrag(e) {
+  if (!drag || e.pointerId !== drag.pointerId) return;
+  const d = drag;
+  drag = null;
+  if (!d.ghost) return;  // no move: the click that follows selects
+  d.ghost.remove();
+  if (d.over) d.over.classList.remove("drop-over");
+  delete document.body.dataset.dragging;
+  swallowClick = true;
+  setTimeout(() => { swallowClick = false; }, 0);
+  const target = e.type === "pointerup" ? dropTargetAt(e.clientX, e.clientY) : null;
+  if (target && target.id === "pile") attemptPile();
+  else if (target && target.classList.contains("meld")) attemptAdd(target.dataset.rank);
+  else if (target) attemptMeld();
+  renderHand();
+  renderActions();
+}
+
+window.addEventListener("pointermove", moveDrag, { passive: false });
+window.addEventListener("pointerup", endDrag);
+window.addEventListener("pointercancel", endDrag);
+window.addEventListener("click", (e) => { if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; } }, true);
 
 function toggle(i) {
   if (selected.has(i)) selected.delete(i); else selected.add(i);
@@ -529,12 +595,7 @@ function wire() {
   $("panel-btn").addEventListener("click", () => document.body.classList.toggle("panel-open"));
   $("stock").addEventListener("click", () => { if (state && state.legal.includes("draw")) sendAction("draw"); });
   $("pile").addEventListener("click", attemptPile);
-  $("pile").addEventListener("dragover", (e) => e.preventDefault());
-  $("pile").addEventListener("drop", (e) => { e.preventDefault(); attemptPile(); });
-  const us = $("melds-us");
-  us.addEventListener("dragover", (e) => e.preventDefault());
-  us.addEventListener("drop", (e) => { e.preventDefault(); attemptMeld(); });
-  us.addEventListener("dblclick", attemptMeld);
+  $("melds-us").addEventListener("dblclick", attemptMeld);
   setInterval(() => { if (state) renderTools(); }, 1000);
 }
 
