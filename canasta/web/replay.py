@@ -1,5 +1,9 @@
 """Frames for the replay viewer: a record replayed step by step, every hand visible.
 
+Each frame is the table after one action: hands, melds, red threes, stock and pile.
+The last frame of a hand is the table as the hand ended (before the next deal),
+with the hand's score.
+
 A complete record (the game is over, or it was exported unredacted) is replayed
 with every action checked; a record redacted for a seat cannot be replayed (its
 hidden cards are unknown), so the viewer gets its moves only.
@@ -9,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.notation import format_action
@@ -50,11 +55,12 @@ def replay_frames(text: str) -> dict[str, Any]:
     current: dict[str, Any] = {"number": game.hand_no, "dealer": game.dealer, "frames": [_frame(game)]}
     for seat, action, _got in final.history:
         results_before = len(game.hand_results)
+        before = game.copy()
         game.push(action)
         step = {"seat": seat, "action": format_action(action)}
         if len(game.hand_results) > results_before:
             result = game.hand_results[-1]
-            current["frames"].append({**step, **_frame_end(game, result)})
+            current["frames"].append({**step, **_frame_end(before, action, result)})
             current["result"] = result
             hands.append(current)
             if game.is_over:
@@ -69,8 +75,20 @@ def replay_frames(text: str) -> dict[str, Any]:
             "winner": final.winner, "scores": final.scores}
 
 
-def _frame_end(game: Game, result: dict[str, Any]) -> dict[str, Any]:
-    frame = _frame(game)
+def _frame_end(before: Game, action: Action, result: dict[str, Any]) -> dict[str, Any]:
+    """The table as the hand ended: the last action played on a copy whose hand is kept open.
+
+    The engine scores the hand and deals the next one inside the action, so the game after it
+    shows the new deal; the copy's ``_end_hand`` only marks the hand over (once per hand: cheap).
+    See /tmp/canasta-requests.md for a public hook that would replace this.
+    """
+    table = before.copy()
+    setattr(table, "_end_hand", lambda went_out=None, concealed=False: setattr(table, "hand_over", True))  # noqa: B010
+    table.push(action)
+    frame = _frame(table)
+    frame["actor"] = None
     frame["hand_over"] = True
+    frame["went_out"] = result["went_out"]
+    frame["scores"] = result["totals"]
     frame["totals"] = result["totals"]
     return frame

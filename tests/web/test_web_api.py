@@ -391,3 +391,34 @@ def test_idle_seat_goes_to_the_computer_by_itself_and_comes_back(db_url: str, ma
     ws.state = None
     act_with_hint(ws)  # acked: the seat is the player's again
     ws.close()
+
+
+def test_replay_ends_each_hand_on_its_final_table() -> None:
+    """The last frame of a hand is the table as the hand ended (melds, red threes, pile), not the next deal."""
+    from canasta.players import get_player
+    from canasta.record import export_record
+    from canasta.web.replay import replay_frames
+
+    game = Game("classic", 2, 6, {"target_score": 50})
+    bots = [get_player("basic", seed=s) for s in range(2)]
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))
+    frames = replay_frames(export_record(game))
+    assert frames["redacted"] is False and len(frames["hands"]) == len(game.hand_results)
+    for hand, result in zip(frames["hands"], game.hand_results, strict=True):
+        last, before = hand["frames"][-1], hand["frames"][-2]
+        assert last["hand_over"] is True and last["totals"] == result["totals"] and last["scores"] == result["totals"]
+        # the same hand's table: nothing of the table went away, red threes unchanged
+        for side, melds in enumerate(before["melds"]):
+            ranks = {m["rank"]: len(m["cards"]) for m in last["melds"][side]}
+            assert all(ranks.get(m["rank"], 0) >= len(m["cards"]) for m in melds)
+        assert last["red_threes"] == before["red_threes"]
+        assert last["stock_size"] <= before["stock_size"]
+        if result["went_out"] is not None:
+            assert last["hands"][result["went_out"]] == []  # whoever went out has no cards left
+            side = result["went_out"] % 2
+            assert any(m["canasta"] for m in last["melds"][side])
+        # melded cards in the score are the cards on this table
+        for side, s in enumerate(result["sides"]):
+            on_table = sum(len(m["cards"]) for m in last["melds"][side])
+            assert (on_table > 0) == any(k.startswith("meld") or "canast" in k for k, v in s["items"].items() if v)

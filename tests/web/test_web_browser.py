@@ -323,6 +323,11 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     page.wait_for_selector("body[data-step='1']", timeout=WAIT)
     assert "seat" in page.inner_text("#where")
     shoot(page, "replay")
+    # the last step of the hand: its final table (melds) and its score
+    page.click("#last")
+    page.wait_for_selector("body[data-hand-over='true']", timeout=WAIT)
+    assert page.locator("#frame .cards").count() > 2  # two hands, and melds on the table
+    assert "Score of hand 1" in page.inner_text("#frame")
     context.close()
 
 

@@ -40,7 +40,9 @@ function show() {
   $("step").max = String(frames.length - 1);
   $("step").value = String(step);
   const f = frames[step];
-  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · seat ${f.seat + 1}: ${f.action}` : " · the deal");
+  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · seat ${f.seat + 1}: ${f.action}` : " · the deal")
+    + (f.hand_over ? " · the hand is over: the table as it ended, and the score" : "");
+  document.body.dataset.handOver = f.hand_over ? "true" : "false";
   document.body.dataset.step = String(step);
   f.hands.forEach((cards, s) => {
     const row = document.createElement("div");
