@@ -1,0 +1,230 @@
+"""ExpertPlayer: Perfect-Information Monte Carlo (PIMC) search over the seat's observation.
+
+At each decision with more than one legal action the player
+
+1. samples ``worlds`` *determinizations*: full game positions consistent with
+   everything in ``Game.observation(seat)``: its own hand, the other hands' sizes,
+   the stock size, every meld, red three, removed card and the discard pile. The
+   cards it has not seen are dealt at random to the other hands and the stock;
+2. plays each legal action in every world and then the rest of the hand with
+   :class:`~canasta.players.basic.BasicPlayer` at every seat (a rules player as
+   rollout policy: random rollouts say little about Canasta), up to
+   ``max_rollout`` actions, after which the position is scored as if the hand
+   ended there;
+3. picks the action with the best mean *hand margin*: its side's hand score minus
+   the mean over all sides. Every action is tried in the same worlds (common
+   random numbers), and BasicPlayer's own choice wins ties.
+
+Answers to "may I go out?" and single-choice decisions are left to BasicPlayer.
+
+The player is a pure function of the observation and its seed: the sampling
+generator is seeded from the seed and the observation's text, so it keeps no
+memory between calls, acts the same on equal observations (the no-peeking test
+relies on it) and is deterministic given a seed. ``seconds`` adds an optional
+wall-clock cap per decision; once it cuts a search short, play is no longer
+reproducible.
+
+Known simplifications (the observation does not carry them): cards a seat took
+with the pile earlier in the hand are dealt at random like other unseen cards;
+turn-internal engine state that the observation does not show (e.g. whether the
+pile was taken this turn, after the side had opened) is reconstructed
+approximately, and an action the reconstruction refuses is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from typing import Any, cast
+
+from canasta.cards import NUM_CODES, parse_card, parse_rank
+from canasta.engine.actions import ASK_ACTION, Action
+from canasta.engine.game import Game
+from canasta.errors import CanastaError
+from canasta.players.base import Observation
+from canasta.players.basic import BasicPlayer
+from canasta.scoring import score_side
+from canasta.variants import find_variant
+from canasta.variants.classic import Classic
+
+WILD_RANK = 1
+
+#: Default budget: sampled worlds per decision, and a cap on the rollouts per decision.
+WORLDS = 8
+MAX_ROLLOUTS = 120
+MAX_ROLLOUT_ACTIONS = 400
+
+
+def determinize(obs: Observation, rng: random.Random) -> Game:
+    """A full position consistent with ``obs``: unseen cards dealt at random.
+
+    Raises CanastaError (or ValueError) if the observation cannot be completed.
+    """
+    players: int = obs["players"]
+    variant = cast(Classic, find_variant(obs["variant"])(players, obs["rules"]))
+    seat: int = obs["seat"]
+    side_of = [variant.side_of(s) for s in range(players)]
+    unseen = [0] * NUM_CODES
+    for c in variant.deck():
+        unseen[c] += 1
+    hand = [parse_card(c) for c in obs["hand"]]
+    pile = [parse_card(c) for c in obs["pile"]]
+    melds: list[list[list[Any]]] = []
+    seen = list(hand) + pile
+    for side_melds in obs["melds"]:
+        out: list[list[Any]] = []
+        for m in side_melds:
+            cards = [parse_card(c) for c in m["cards"]]
+            seen += cards
+            out.append([WILD_RANK if m["rank"] == "wild" else parse_rank(m["rank"]), cards])
+        melds.append(out)
+    red_threes = [[parse_card(c) for c in r] for r in obs["red_threes"]]
+    removed = [[parse_card(c) for c in r] for r in obs["removed"]]
+    for r in red_threes + removed:
+        seen += r
+    for c in seen:
+        unseen[c] -= 1
+    if any(k < 0 for k in unseen):
+        raise ValueError("observation holds more cards than the pack")
+    pool = [c for c in range(NUM_CODES) for _ in range(unseen[c])]
+    rng.shuffle(pool)
+    hands: list[list[int]] = []
+    for s in range(players):
+        if s == seat:
+            hands.append(hand)
+        else:
+            n = obs["hand_sizes"][s]
+            hands.append(pool[:n])
+            del pool[:n]
+    stock_size: int = obs["stock_size"]
+    extra = len(pool) - stock_size
+    if extra < 0:
+        raise ValueError("too few unseen cards for the stock")
+    side = side_of[obs["turn"]]
+    pile_aside = None
+    if extra:  # cards of a taken pile set aside until the initial meld is complete
+        pile_aside = pool[:extra]
+        del pool[:extra]
+    scores: list[int] = obs["scores"]
+    opened: list[bool] = obs["opened"]
+    phase: str = obs["phase"]
+    d: dict[str, Any] = {
+        "schema": 1, "variant": obs["variant"], "rules": obs["rules"], "players": players,
+        "seed": rng.getrandbits(32), "scores": list(scores), "hand_results": list(obs["hand_results"]),
+        "hand_no": obs["hand_no"], "dealer": obs["dealer"], "winner": None, "phase": phase,
+        "reshuffles": 0, "stock": pool, "pile": pile, "frozen": bool(obs["frozen"]), "hands": hands,
+        "melds": melds, "red_threes": red_threes, "removed": removed, "opened": list(opened),
+        "minimum_extra": [obs["minimum"][s] - variant.minimum(scores[s]) for s in range(len(scores))],
+        "penalties": [[] for _ in scores],
+        "melded_before": [opened[side_of[s]] for s in range(players)],
+        "turn": obs["turn"], "return_phase": "play", "drawn": phase == "play",
+        "took_pile": pile_aside is not None, "pile_barred": False, "asked": obs["asked"],
+        "permission": obs["permission"],
+        "turn_created": [] if opened[side] else [r for r, _ in melds[side]],
+        "turn_added_existing": False, "pending_value": obs["pending_value"], "pile_aside": pile_aside,
+        "take_snapshot": None, "unusable": None, "no_discard": False, "history": [], "deals": [],
+    }
+    return Game.from_dict(d)
+
+
+def hand_margins(game: Game, results_before: int) -> list[float]:
+    """Per side: its score in the hands finished since ``results_before``, or, if none finished,
+    the score it would get if the hand ended now; minus the mean over the sides."""
+    if len(game.hand_results) > results_before:
+        totals = [0.0] * game.num_sides
+        for r in game.hand_results[results_before:]:
+            for s, side in enumerate(r["sides"]):
+                totals[s] += side["total"]
+    else:
+        v = game.variant
+        totals = []
+        for side in range(game.num_sides):
+            seats = [s for s in range(game.num_players) if game.side_of(s) == side]
+            totals.append(float(score_side(
+                v, melds=[(m.rank, list(m.cards)) for m in game.melds[side].values()],
+                red_threes=list(game.red_threes[side]), hands=[game.hand_cards(s) for s in seats],
+                went_out=False, concealed=False, all_red_threes=False,
+                penalties=list(game.penalties[side]), removed_black_threes=len(game.removed[side]))["total"]))
+    mean = sum(totals) / len(totals)
+    return [t - mean for t in totals]
+
+
+class ExpertPlayer:
+    """PIMC search with BasicPlayer rollouts; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | str | None = 0, worlds: int = WORLDS, max_rollouts: int = MAX_ROLLOUTS,
+                 max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None) -> None:
+        self.seed = seed
+        self.worlds = max(1, worlds)
+        self.max_rollouts = max(1, max_rollouts)
+        self.max_rollout = max_rollout
+        self.seconds = seconds
+        self.basic = BasicPlayer()
+
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        return self.decide(obs, legal)[0]
+
+    def decide(self, obs: Observation, legal: list[Action]) -> tuple[Action, str]:
+        """The chosen action and a one-line reason."""
+        if not legal:
+            raise ValueError("no legal actions")
+        basic_choice, basic_reason = self.basic.decide(obs, legal)
+        if len(legal) == 1 or obs["phase"] == "answer":
+            return basic_choice, basic_reason
+        digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
+        rng = random.Random(f"{self.seed}/{digest}")
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        worlds = max(1, min(self.worlds, self.max_rollouts // len(legal)))
+        totals = {a: 0.0 for a in legal}
+        counts = {a: 0 for a in legal}
+        side: int = obs["side"]
+        sampled = 0
+        for _ in range(worlds):
+            if deadline is not None and sampled and time.perf_counter() > deadline:
+                break
+            try:
+                world = determinize(obs, rng)
+            except (CanastaError, ValueError, KeyError):
+                continue
+            if ASK_ACTION not in legal and world.phase == "play":
+                world.turn_added_existing = True  # the seat may not ask now: it melded or added this turn
+            sampled += 1
+            for a in legal:
+                value = self._rollout(world, a, side)
+                if value is not None:
+                    totals[a] += value
+                    counts[a] += 1
+        tried = [a for a in legal if counts[a]]
+        if not tried:
+            return basic_choice, basic_reason
+        means = {a: totals[a] / counts[a] for a in tried}
+        best = max(tried, key=lambda a: (means[a], a == basic_choice))
+        if best == basic_choice:
+            return best, f"{basic_reason} (search agrees: {means[best]:+.0f} over {sampled} sampled deals)"
+        from canasta.notation import format_action
+        base = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
+        return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
+                      f" (of {len(tried)} moves{base})")
+
+    def _rollout(self, world: Game, action: Action, side: int) -> float | None:
+        g = world.copy()
+        try:
+            g.apply(action)
+        except CanastaError:
+            return None  # the reconstruction refused it: skip
+        before = len(world.hand_results)
+        hand_no = world.hand_no
+        steps = 0
+        basic = self.basic
+        while not g.is_over and g.hand_no == hand_no and steps < self.max_rollout:
+            actor = g.actor
+            legal = g.legal_actions()
+            if not legal:  # an approximate reconstruction reached a dead end: score it as it stands
+                break
+            g.push(basic.choose(g.observation(actor), legal))
+            steps += 1
+        return hand_margins(g, before)[side]
