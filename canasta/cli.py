@@ -214,6 +214,44 @@ def loadtest(
     typer.echo(json.dumps(result, indent=2) if as_json else render_loadtest(result))
 
 
+@app.command()
+def arena(
+    variant: Annotated[str, typer.Option(help="variant name, e.g. classic")] = "classic",
+    players: Annotated[str, typer.Option(help="one player per side, comma-separated, e.g. expert,basic; "
+                                         "settings as expert:worlds=4:max_rollouts=40")] = "basic,random",
+    games: Annotated[int, typer.Option(help="games to play (rounded up to whole duplicated deals)")] = 20,
+    workers: Annotated[int | None, typer.Option(help="processes (default: all cores)")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the deals")] = 0,
+    table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides)")] = None,
+    hands: Annotated[int, typer.Option(help="end each game after this many hands (0: play to the target)")] = 0,
+    rule: RuleOpt = None,
+    out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Computer players against each other over duplicated deals: win rates, margins, decision times."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+    from canasta.arena import render, run_arena, write_outputs
+
+    names = [n.strip() for n in players.split(",") if n.strip()]
+    try:
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), transient=True, disable=as_json) as bar:
+            task = bar.add_task("games", total=None)
+            result = run_arena(variant, names, games=games, workers=workers, seed=seed, table=table,
+                               rules=parse_rules(rule), hands=hands,
+                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except (CanastaError, ValueError) as exc:
+        fail(str(exc))
+        return
+    js, png = write_outputs(result, out)
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in result.items() if k != "records"}, indent=2))
+        return
+    typer.echo(render(result))
+    typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
+
+
 def main() -> None:
     app()
 

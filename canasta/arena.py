@@ -1,0 +1,248 @@
+"""`canasta arena`: computer players against each other, with duplicate deals.
+
+``run_arena(variant, ["expert", "basic"], games=N)`` plays N games. The names are
+one per *side* (a partnership plays with two copies of its player). Deals are
+duplicated: every deal is played once per rotation of the names over the sides
+(two games for two sides: the same cards, seats swapped), so the luck of the deal
+cancels out in the comparison; N is rounded up to a whole number of deals.
+
+A player is named as for ``get_player`` (``random``, ``basic``, ``expert``,
+``easy``, ``medium``, ``hard``), optionally with ExpertPlayer budget settings:
+``expert:worlds=4:max_rollouts=40:seconds=0.5``.
+
+Statistics: each name's win rate with a Wilson 95% confidence interval (a drawn
+game counts half), the mean score margin (the name's final score minus the best
+other side's) with a 95% interval computed over deals (the games of one deal are
+averaged first, since they are not independent), and the mean time per decision.
+``hands=H`` ends each game after H hands (the higher total wins) instead of at the
+variant's target score, which makes slow players affordable to measure.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from canasta.engine.game import Game
+from canasta.players import Player, get_player
+from canasta.players.expert import ExpertPlayer
+
+Z95 = 1.959963984540054
+
+
+def make_player(spec: str, seed: int | str) -> Player:
+    """A player from ``name`` or ``expert:key=value:...`` (ExpertPlayer settings)."""
+    name, *params = spec.strip().split(":")
+    if not params:
+        return get_player(name, seed)
+    if name.strip().lower() != "expert":
+        raise ValueError(f"only 'expert' takes settings, not {name!r}")
+    kwargs: dict[str, Any] = {}
+    for p in params:
+        key, sep, value = p.partition("=")
+        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds"):
+            raise ValueError(f"expert setting {p!r}: use worlds=N, max_rollouts=N, max_rollout=N or seconds=S")
+        kwargs[key] = float(value) if key == "seconds" else int(value)
+    return ExpertPlayer(seed, **kwargs)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    variant: str
+    table: int
+    rules: tuple[tuple[str, Any], ...]
+    names: tuple[str, ...]       # one per side, in side order for this game
+    deal: int
+    rotation: int
+    seed: str
+    hands: int
+
+
+def play_one(spec: GameSpec) -> dict[str, Any]:
+    """Play one game; a JSON-able record."""
+    game = Game(spec.variant, spec.table, spec.seed, dict(spec.rules))
+    seat_players = [make_player(spec.names[game.side_of(s)], f"{spec.seed}/{s}") for s in range(spec.table)]
+    sides = game.num_sides
+    decisions = [0] * sides
+    think = [0.0] * sides
+    steps = 0
+    while not game.is_over:
+        if spec.hands and len(game.hand_results) >= spec.hands:
+            break
+        actor = game.actor
+        legal = game.legal_actions()
+        t0 = time.perf_counter()
+        action = seat_players[actor].choose(game.observation(actor), legal)
+        dt = time.perf_counter() - t0
+        side = game.side_of(actor)
+        decisions[side] += 1
+        think[side] += dt
+        if action not in legal:
+            raise RuntimeError(f"{spec.names[side]} chose an illegal action {action!r}")
+        game.push(action)
+        steps += 1
+    scores = list(game.scores)
+    top = max(scores)
+    leaders = [s for s in range(sides) if scores[s] == top]
+    return {"deal": spec.deal, "rotation": spec.rotation, "seed": spec.seed, "names": list(spec.names),
+            "scores": scores, "winners": leaders, "hands": len(game.hand_results), "actions": steps,
+            "decisions": decisions, "think_seconds": think}
+
+
+def game_specs(variant: str, names: list[str], games: int, seed: int, table: int,
+               rules: dict[str, Any], hands: int) -> list[GameSpec]:
+    sides = len(names)
+    deals = max(1, math.ceil(games / sides))
+    out: list[GameSpec] = []
+    for d in range(deals):
+        for r in range(sides):
+            rotated = tuple(names[(i - r) % sides] for i in range(sides))
+            out.append(GameSpec(variant, table, tuple(sorted(rules.items())), rotated, d, r,
+                                f"arena/{seed}/{d}", hands))
+    return out
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    if p in (0.0, 1.0):  # closed forms at the ends (no rounding outside [0, 1])
+        edge = n / (n + Z95 ** 2)
+        return (0.0, 1 - edge) if p == 0.0 else (edge, 1.0)
+    denom = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _margin(scores: list[int], side: int) -> float:
+    """A side's final score minus the best other side's."""
+    return float(scores[side] - max(x for i, x in enumerate(scores) if i != side))
+
+
+def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    """Win rates, margins and decision times per distinct name (see the module docstring)."""
+    out: dict[str, Any] = {}
+    for name in dict.fromkeys(names):
+        wins = 0.0
+        n = 0
+        margins_by_deal: dict[int, list[float]] = {}
+        decisions = 0
+        think = 0.0
+        for r in records:
+            sides = [i for i, nm in enumerate(r["names"]) if nm == name]
+            if not sides:
+                continue
+            n += 1
+            winners = r["winners"]
+            ours = [s for s in sides if s in winners]
+            wins += len(ours) / len(winners) if ours else 0.0
+            margin = sum(_margin(r["scores"], s) for s in sides) / len(sides)
+            margins_by_deal.setdefault(r["deal"], []).append(margin)
+            decisions += sum(r["decisions"][s] for s in sides)
+            think += sum(r["think_seconds"][s] for s in sides)
+        per_deal = [sum(m) / len(m) for m in margins_by_deal.values()]
+        k = len(per_deal)
+        mean_margin = sum(per_deal) / k if k else 0.0
+        sd = math.sqrt(sum((m - mean_margin) ** 2 for m in per_deal) / (k - 1)) if k > 1 else 0.0
+        half = Z95 * sd / math.sqrt(k) if k > 1 else float("nan")
+        lo, hi = wilson(wins, n)
+        out[name] = {"games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "win_ci95": [lo, hi],
+                     "mean_margin": mean_margin, "margin_ci95": [mean_margin - half, mean_margin + half],
+                     "decisions": decisions, "mean_decision_seconds": think / decisions if decisions else 0.0}
+    return out
+
+
+def run_arena(variant: str, names: list[str], games: int = 20, workers: int | None = None, seed: int = 0,
+              table: int | None = None, rules: dict[str, Any] | None = None, hands: int = 0,
+              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play the games (in ``workers`` processes; all cores by default) and summarize them."""
+    from canasta.variants import find_variant
+
+    cls = find_variant(variant)
+    if table is None:
+        table = 4 if len(names) == 2 else len(names)
+    sides = cls(table, rules or {}).num_sides
+    if len(names) != sides:
+        raise ValueError(f"{variant} with {table} players has {sides} sides: name {sides} players, not {len(names)}")
+    for n in names:
+        make_player(n, 0)  # fail early on a bad name
+    specs = game_specs(variant, names, games, seed, table, rules or {}, hands)
+    workers = max(1, workers or os.cpu_count() or 1)
+    start = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    for rec in _map(specs, workers):
+        records.append(rec)
+        if progress is not None:
+            progress(len(records), len(specs))
+    records.sort(key=lambda r: (r["deal"], r["rotation"]))
+    return {"variant": variant, "table": table, "rules": rules or {}, "players": names, "seed": seed,
+            "hands_per_game": hands or None, "games": len(records), "deals": len(specs) // sides,
+            "workers": workers, "seconds": time.perf_counter() - start,
+            "summary": summarize(records, names), "records": records}
+
+
+def _map(specs: list[GameSpec], workers: int) -> Iterator[dict[str, Any]]:
+    if workers == 1 or len(specs) == 1:
+        yield from map(play_one, specs)
+        return
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(play_one, specs)
+
+
+def render(result: dict[str, Any]) -> str:
+    lines = [f"{result['variant']}, {result['table']} players, {result['games']} games "
+             f"({result['deals']} deals, duplicated), {result['seconds']:.0f} s on {result['workers']} workers"
+             + (f", {result['hands_per_game']} hand(s) a game" if result["hands_per_game"] else "")]
+    lines.append(f"{'player':<28} {'win rate':>9} {'95% CI':>15} {'margin':>9} {'95% CI':>19} {'s/decision':>11}")
+    for name, s in result["summary"].items():
+        lo, hi = s["win_ci95"]
+        mlo, mhi = s["margin_ci95"]
+        lines.append(f"{name:<28} {s['win_rate']:>8.1%} {f'[{lo:.1%}, {hi:.1%}]':>15} {s['mean_margin']:>+9.0f}"
+                     f" {f'[{mlo:+.0f}, {mhi:+.0f}]':>19} {s['mean_decision_seconds']:>11.4f}")
+    return "\n".join(lines)
+
+
+def write_outputs(result: dict[str, Any], out: Path) -> tuple[Path, Path | None]:
+    """``out``.json, and ``out``.png when matplotlib is installed (extra ``arena``)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    js = out.with_suffix(".json")
+    js.write_text(json.dumps(result, indent=1))
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return js, None
+    names = list(result["summary"])
+    s = result["summary"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    rates = [s[n]["win_rate"] for n in names]
+    err = [[max(0.0, s[n]["win_rate"] - s[n]["win_ci95"][0]) for n in names],
+           [max(0.0, s[n]["win_ci95"][1] - s[n]["win_rate"]) for n in names]]
+    ax1.bar(names, rates, yerr=err, capsize=6, color=["tab:blue", "tab:orange", "tab:green", "tab:red"][: len(names)])
+    ax1.set_ylim(0, 1)
+    ax1.axhline(1 / len(names), color="grey", linestyle=":")
+    ax1.set_ylabel("win rate (95% CI)")
+    ax1.set_title(f"{result['variant']}, {result['table']} players, {result['games']} games")
+    first = names[0]
+    margins: list[float] = []
+    for r in result["records"]:
+        margins.extend(_margin(r["scores"], i) for i, nm in enumerate(r["names"]) if nm == first)
+    ax2.hist(margins, bins=20, color="tab:blue")
+    ax2.axvline(0, color="grey", linestyle=":")
+    ax2.set_xlabel(f"score margin of {first} per game")
+    ax2.set_ylabel("games")
+    fig.tight_layout()
+    png = out.with_suffix(".png")
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+    return js, png
