@@ -21,6 +21,7 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,10 @@ CHANNEL_PREFIX = "canasta:game:"
 QUEUE_LIMIT = 256
 
 
+#: in a client's queue: "send this client an update now, if it is behind" (built when it is sent)
+UPDATE_DUE: dict[str, Any] = {"type": "update-due"}
+
+
 @dataclass(eq=False)
 class Client:
     ws: WebSocket
@@ -43,6 +48,11 @@ class Client:
     sent_version: int = -1
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
+    #: builds this client's update when its turn in the queue comes (None: it is up to date)
+    build: Callable[[Client, bool], dict[str, Any] | None] | None = None
+    #: an UPDATE_DUE is in the queue; with force, even at the same version (the seats changed)
+    update_due: bool = False
+    force_due: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -54,12 +64,25 @@ class Client:
             return
         self.queue.put_nowait(message)
 
+    def update(self, force: bool = False) -> None:
+        """Ask for an update. It is built when the writer gets to it, with every event since the last
+        one sent, so a client that falls behind gets one message for several moves, not one each."""
+        self.force_due = self.force_due or force
+        if not self.update_due:
+            self.update_due = True
+            self.send(UPDATE_DUE)
+
     async def writer(self) -> None:
         try:
             while True:
                 message = await self.queue.get()
                 if message is None:
                     break
+                if message is UPDATE_DUE:
+                    force, self.update_due, self.force_due = self.force_due, False, False
+                    message = self.build(self, force) if self.build is not None else None
+                    if message is None:
+                        continue
                 if self.ws.client_state != WebSocketState.CONNECTED:
                     break
                 await self.ws.send_text(json.dumps(message, separators=(",", ":")))
@@ -120,6 +143,7 @@ class Hub:
 
     # -------------------------------------------------------------- clients
     def add(self, client: Client) -> None:
+        client.build = self.build_update
         self.clients.setdefault(client.game_id, set()).add(client)
 
     def remove(self, client: Client) -> None:
@@ -141,6 +165,17 @@ class Hub:
                     "events": live.events[-200:], "state": state}
         return {"type": "update", "version": live.version, "resync": False, "events": events, "state": state}
 
+    def build_update(self, client: Client, force: bool) -> dict[str, Any] | None:
+        """The update a client's writer sends when it gets to it; None when the client is up to date."""
+        try:
+            live = self.service.get(client.game_id)
+        except WebError:
+            return None
+        if not force and client.sent_version >= live.version:
+            return None
+        since = client.sent_version if client.sent_version >= 0 else None
+        return self.update_for(live, client, since)
+
     def broadcast_local(self, game_id: str, force: bool = False) -> None:
         clients = self.clients.get(game_id)
         if not clients:
@@ -148,8 +183,7 @@ class Hub:
         live = self.service.get(game_id)
         for client in list(clients):
             if force or client.sent_version < live.version:
-                since = client.sent_version if client.sent_version >= 0 else None
-                client.send(self.update_for(live, client, since))
+                client.update(force)
 
     def changed(self, game_id: str, force: bool = False) -> None:
         """After a local change: update local clients, tell other processes, let computers move."""

@@ -97,6 +97,9 @@ class Live:
     bots: dict[int, Player] = field(default_factory=dict)
     #: when the last move was made (monotonic): the seat to act has been idle since, for the idle limit
     actor_since: float = field(default_factory=time.monotonic)
+    #: per seat (None: spectators), the observation and legal actions at one version, built once
+    #: when first sent and shared by every client of that seat (see :func:`public_state`)
+    views: dict[int | None, tuple[int, dict[str, Any], list[str]]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -124,21 +127,30 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
     """The state message for one seat (or a spectator, ``seat=None``).
 
     Built from ``Game.observation`` only: a spectator gets seat 0's view with the
-    hand removed, so the message holds nothing that is not face up.
+    hand removed, so the message holds nothing that is not face up. The observation
+    and legal actions are built once per (version, seat) and shared by every message
+    of that seat at that version (the legal actions only for the seat to act); the
+    seats' kinds are read fresh, since a takeover changes them without a move.
     """
-    game = live.game
-    if seat is None:
-        obs = game.observation(0)
-        obs["hand"] = []
-        obs["seat"] = None
-        obs["side"] = None
-        obs["partner"] = None
+    version = live.version
+    cached = live.views.get(seat)
+    if cached is not None and cached[0] == version:
+        _, obs, legal = cached
     else:
-        obs = game.observation(seat)
-    legal: list[str] = []
-    if seat is not None and not game.is_over and game.actor == seat:
-        legal = [format_action(a) for a in game.legal_actions()]
-    return {"version": live.version, "obs": obs, "legal": legal,
+        game = live.game
+        if seat is None:
+            obs = game.observation(0)
+            obs["hand"] = []
+            obs["seat"] = None
+            obs["side"] = None
+            obs["partner"] = None
+        else:
+            obs = game.observation(seat)
+        legal = []
+        if seat is not None and not game.is_over and game.actor == seat:
+            legal = [format_action(a) for a in game.legal_actions()]
+        live.views[seat] = (version, obs, legal)
+    return {"version": version, "obs": obs, "legal": legal,
             "seats": [s.public() for s in live.seats]}
 
 
