@@ -52,9 +52,9 @@ from canasta.variants.classic import Classic
 WILD_RANK = 1
 
 #: Default budget: sampled worlds per decision, and a cap on the rollouts per decision.
-WORLDS = 8
-MAX_ROLLOUTS = 120
-MAX_ROLLOUT_ACTIONS = 400
+WORLDS = 6
+MAX_ROLLOUTS = 72
+MAX_ROLLOUT_ACTIONS = 48
 
 
 def determinize(obs: Observation, rng: random.Random) -> Game:

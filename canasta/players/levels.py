@@ -6,9 +6,10 @@ level      player
 easy       BasicPlayer that plays a uniformly random legal action 35% of the
            time (seeded), so it blunders like a beginner
 medium     BasicPlayer
-hard       ExpertPlayer with a small budget (3 sampled deals, at most 48 rollouts)
-expert     ExpertPlayer with its default budget (8 sampled deals, at most 120
-           rollouts a decision)
+hard       ExpertPlayer with a small budget (2 sampled deals, at most 24 rollouts
+           of at most 32 actions a decision)
+expert     ExpertPlayer with its default budget (6 sampled deals, at most 72
+           rollouts of at most 48 actions a decision: under a second)
 =========  ==================================================================
 """
 
@@ -49,7 +50,7 @@ def medium(seed: int | str | None = 0) -> Player:
 
 
 def hard(seed: int | str | None = 0) -> Player:
-    return ExpertPlayer(seed, worlds=3, max_rollouts=48)
+    return ExpertPlayer(seed, worlds=2, max_rollouts=24, max_rollout=32)
 
 
 def expert(seed: int | str | None = 0) -> Player:

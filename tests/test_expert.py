@@ -1,0 +1,110 @@
+"""ExpertPlayer and the difficulty levels: legality in every variant, determinism, no peeking.
+
+Strength is measured by `canasta arena` (docs/benchmarks.md), not asserted here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from canasta.engine.game import Game
+from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
+from canasta.players.expert import determinize
+from canasta.variants import VARIANTS
+
+
+def tiny(seed: int | str = 0) -> ExpertPlayer:
+    """A very small budget: the tests check behaviour, not strength."""
+    return ExpertPlayer(seed, worlds=1, max_rollouts=6, max_rollout=8)
+
+
+def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with the cards ``seat`` cannot see (other hands, stock) dealt again."""
+    d = game.to_dict()
+    others = [s for s in range(game.num_players) if s != seat]
+    pool = [c for s in others for c in d["hands"][s]] + list(d["stock"])
+    rng.shuffle(pool)
+    for s in others:
+        n = len(d["hands"][s])
+        d["hands"][s], pool = pool[:n], pool[n:]
+    d["stock"] = pool
+    return Game.from_dict(d)
+
+
+def play_hand(game: Game, players: list[Player], max_steps: int) -> int:
+    steps = 0
+    hand_no = game.hand_no
+    while not game.is_over and game.hand_no == hand_no and steps < max_steps:
+        actor = game.actor
+        legal = game.legal_actions()
+        action = players[actor].choose(game.observation(actor), legal)
+        assert action in legal, f"{players[actor].name} chose {action} not in {legal}"
+        game.apply(action)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_expert_acts_legally_in_every_variant(variant: str, n: int) -> None:
+    game = Game(variant, n, 3, {"wild_canastas": True} if n == 4 else {})
+    players: list[Player] = [tiny(s) if s == 0 else get_player("basic", s) for s in range(n)]
+    assert play_hand(game, players, 120) > 0
+
+
+@pytest.mark.parametrize("name", ["random", "basic", "easy", "medium", "hard", "expert"])
+def test_every_named_player_and_level_acts_legally(name: str) -> None:
+    assert name in PLAYERS
+    game = Game("classic", 4, 8)
+    players = [get_player(name, s) if s % 2 == 0 else get_player("random", s) for s in range(4)]
+    assert play_hand(game, players, 12 if name in ("hard", "expert") else 400) > 0
+
+
+def test_determinization_matches_the_observation() -> None:
+    rng = random.Random(0)
+    basic = get_player("basic")
+    for variant, n in (("classic", 4), ("classic", 2), ("cuban", 3)):
+        game = Game(variant, n, 21)
+        for _ in range(120):
+            if game.is_over:
+                break
+            actor = game.actor
+            obs = game.observation(actor)
+            world = determinize(obs, rng)
+            assert world.card_count() == game.card_count()
+            seen = world.observation(actor)
+            for key in ("hand", "hand_sizes", "stock_size", "pile", "melds", "red_threes", "removed",
+                        "opened", "minimum", "scores", "phase", "turn", "pending_value"):
+                assert seen[key] == obs[key], key
+            game.apply(basic.choose(obs, game.legal_actions()))
+
+
+def test_expert_is_deterministic_and_blind_to_hidden_cards() -> None:
+    rng = random.Random(4)
+    game = Game("classic", 4, 13)
+    basic = get_player("basic")
+    compared = 0
+    for _ in range(36):
+        actor = game.actor
+        obs = game.observation(actor)
+        legal = game.legal_actions()
+        twin = shuffle_hidden(game, actor, rng)
+        assert twin.observation(actor) == obs
+        a = tiny(7).choose(obs, legal)
+        assert a == tiny(7).choose(obs, legal)  # same seed, same observation
+        assert a == tiny(7).choose(twin.observation(actor), twin.legal_actions())
+        compared += len(legal) > 1
+        game.apply(basic.choose(obs, legal))
+    assert compared > 6
+
+
+def test_expert_hint_has_a_reason() -> None:
+    game = Game("classic", 4, 2)
+    game.apply(game.legal_actions()[0])  # into the play phase: several choices
+    obs, legal = game.observation(game.actor), game.legal_actions()
+    action, reason = hint(obs, legal, player="expert")
+    assert action in legal and reason and "\n" not in reason
+    with pytest.raises(ValueError):
+        hint(obs, legal, player="random")
