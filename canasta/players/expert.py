@@ -13,7 +13,9 @@ At each decision with more than one legal action the player
    ended there;
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
-   random numbers), and BasicPlayer's own choice wins ties.
+   random numbers). BasicPlayer's own choice is kept unless the best action's
+   mean gain over it, paired world by world, exceeds ``margin_se`` standard
+   errors: with a handful of worlds, most apparent gains are noise.
 
 Answers to "may I go out?" and single-choice decisions are left to BasicPlayer.
 
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from typing import Any, cast
@@ -55,6 +58,8 @@ WILD_RANK = 1
 WORLDS = 6
 MAX_ROLLOUTS = 72
 MAX_ROLLOUT_ACTIONS = 48
+#: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
+MARGIN_SE = 1.0
 
 
 def determinize(obs: Observation, rng: random.Random) -> Game:
@@ -157,12 +162,14 @@ class ExpertPlayer:
     name = "expert"
 
     def __init__(self, seed: int | str | None = 0, worlds: int = WORLDS, max_rollouts: int = MAX_ROLLOUTS,
-                 max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None) -> None:
+                 max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
+                 margin_se: float = MARGIN_SE) -> None:
         self.seed = seed
         self.worlds = max(1, worlds)
         self.max_rollouts = max(1, max_rollouts)
         self.max_rollout = max_rollout
         self.seconds = seconds
+        self.margin_se = margin_se
         self.basic = BasicPlayer()
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
@@ -179,11 +186,10 @@ class ExpertPlayer:
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         worlds = max(1, min(self.worlds, self.max_rollouts // len(legal)))
-        totals = {a: 0.0 for a in legal}
-        counts = {a: 0 for a in legal}
+        values: dict[Action, dict[int, float]] = {a: {} for a in legal}
         side: int = obs["side"]
         sampled = 0
-        for _ in range(worlds):
+        for w in range(worlds):
             if deadline is not None and sampled and time.perf_counter() > deadline:
                 break
             try:
@@ -196,19 +202,37 @@ class ExpertPlayer:
             for a in legal:
                 value = self._rollout(world, a, side)
                 if value is not None:
-                    totals[a] += value
-                    counts[a] += 1
-        tried = [a for a in legal if counts[a]]
+                    values[a][w] = value
+        tried = [a for a in legal if values[a]]
         if not tried:
             return basic_choice, basic_reason
-        means = {a: totals[a] / counts[a] for a in tried}
+        means = {a: sum(values[a].values()) / len(values[a]) for a in tried}
         best = max(tried, key=lambda a: (means[a], a == basic_choice))
+        if best != basic_choice and values.get(basic_choice):
+            # Leave BasicPlayer's choice only for a gain that stands out from the noise of the
+            # sampled deals: paired differences in the same worlds, mean above `margin_se` standard errors.
+            diffs = [v - values[basic_choice][w] for w, v in values[best].items() if w in values[basic_choice]]
+            if not self._significant(diffs):
+                best = basic_choice
         if best == basic_choice:
-            return best, f"{basic_reason} (search agrees: {means[best]:+.0f} over {sampled} sampled deals)"
+            score = f"{means[best]:+.0f}" if best in means else "n/a"
+            return best, f"{basic_reason} (search: {score} over {sampled} sampled deals)"
         from canasta.notation import format_action
         base = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
         return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
                       f" (of {len(tried)} moves{base})")
+
+    def _significant(self, diffs: list[float]) -> bool:
+        n = len(diffs)
+        if n == 0:
+            return False
+        mean = sum(diffs) / n
+        if mean <= 0:
+            return False
+        if n == 1:
+            return self.margin_se <= 0
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return bool(mean > self.margin_se * math.sqrt(var / n))
 
     def _rollout(self, world: Game, action: Action, side: int) -> float | None:
         g = world.copy()
