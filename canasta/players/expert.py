@@ -17,7 +17,8 @@ At each decision with more than one legal action the player
    mean gain over it, paired world by world, exceeds ``margin_se`` standard
    errors: with a handful of worlds, most apparent gains are noise.
 
-Answers to "may I go out?" and single-choice decisions are left to BasicPlayer.
+Answers to "may I go out?", single-choice decisions, and BasicPlayer's choice to put
+natural cards on the table once the side has opened are not searched.
 
 The player is a pure function of the observation and its seed: the sampling
 generator is seeded from the seed and the observation's text, so it keeps no
@@ -42,8 +43,8 @@ import random
 import time
 from typing import Any, cast
 
-from canasta.cards import NUM_CODES, parse_card, parse_rank
-from canasta.engine.actions import ASK_ACTION, Action
+from canasta.cards import JOKER, NUM_CODES, parse_card, parse_rank
+from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
@@ -156,6 +157,12 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
     return [t - mean for t in totals]
 
 
+def _obvious(obs: Observation, choice: Action) -> bool:
+    """Natural cards onto the table once the side has opened: no search (it nearly always pays)."""
+    return (choice.kind in (ADD, MELD) and bool(obs["opened"][obs["side"]])
+            and not any(c == JOKER or 8 <= c <= 11 for c in choice.cards))
+
+
 class ExpertPlayer:
     """PIMC search with BasicPlayer rollouts; see the module docstring."""
 
@@ -180,7 +187,7 @@ class ExpertPlayer:
         if not legal:
             raise ValueError("no legal actions")
         basic_choice, basic_reason = self.basic.decide(obs, legal)
-        if len(legal) == 1 or obs["phase"] == "answer":
+        if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
