@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -92,7 +93,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     (messages per second, burst) per connection.
     """
     rate, burst = rate_limit
-    service = GameService(database_url, idle_limit=idle_limit)
+    service = GameService(database_url, idle_limit=idle_limit, background_checkpoint=True)
     hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
 
     @asynccontextmanager
@@ -103,9 +104,13 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         gc.collect()
         gc.freeze()
         await hub.start()
+        checkpoints = asyncio.create_task(_checkpoints(service))
         try:
             yield
         finally:
+            checkpoints.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await checkpoints
             await hub.stop()
             service.close()
 
@@ -277,6 +282,18 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 await asyncio.wait_for(writer, 2.0)
 
     return app
+
+
+async def _checkpoints(service: GameService, every: float = 1.0) -> None:
+    """SQLite: copy the write-ahead log into the database in a thread, so no commit on the event loop does it."""
+    if service.engine.dialect.name != "sqlite":
+        return
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(service.checkpoint)
+        except Exception:
+            logging.getLogger("canasta.web").warning("SQLite checkpoint failed; the next one retries", exc_info=True)
 
 
 def _strip(service: GameService, live: Any, seat: int | None) -> dict[str, Any]:

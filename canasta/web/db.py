@@ -87,7 +87,10 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, background_checkpoint: bool = False) -> Engine:
+    """An engine over ``url``. With ``background_checkpoint`` (SQLite files), commits never copy the
+    write-ahead log into the database themselves: the caller runs :func:`checkpoint` off the event
+    loop instead (a commit that ran the automatic checkpoint took up to ~20 ms; one that does not, ~0.1 ms)."""
     url = normalize_url(url)
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
@@ -102,9 +105,23 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
+                if background_checkpoint:
+                    cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA busy_timeout=10000")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
     Base.metadata.create_all(engine)
     return engine
+
+
+def checkpoint(engine: Engine, mode: str = "PASSIVE") -> None:
+    """Copy SQLite's write-ahead log into the database file (nothing to do for PostgreSQL).
+
+    PASSIVE never waits for readers or writers; a thread may run it while the event loop
+    goes on committing (sqlite3 releases the GIL while it works).
+    """
+    if engine.dialect.name != "sqlite" or mode not in ("PASSIVE", "TRUNCATE"):
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")

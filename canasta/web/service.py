@@ -13,6 +13,7 @@ refused as ``stale`` when the game has moved on (which also rejects duplicates).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -32,7 +33,7 @@ from canasta.errors import CanastaError, IllegalActionError, NotationError
 from canasta.notation import format_action, parse_action
 from canasta.players import get_player, hint
 from canasta.players.base import Player
-from canasta.web.db import ActionRow, GameRow, SeatRow, make_engine
+from canasta.web.db import ActionRow, GameRow, SeatRow, checkpoint, make_engine
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -157,14 +158,23 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
 class GameService:
     """Create, join, load and play games; the database holds the truth."""
 
-    def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0) -> None:
-        self.engine: Engine = make_engine(database_url)
+    def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0,
+                 background_checkpoint: bool = False) -> None:
+        self.engine: Engine = make_engine(database_url, background_checkpoint=background_checkpoint)
+        #: the owner runs :meth:`checkpoint` in a thread now and then (SQLite)
+        self.background_checkpoint = background_checkpoint
         self.cache: OrderedDict[str, Live] = OrderedDict()
         self.max_cached = max_cached
         self.idle_limit = idle_limit
 
     def close(self) -> None:
+        if self.background_checkpoint:
+            with contextlib.suppress(Exception):  # what is left stays in the log, read back on the next start
+                checkpoint(self.engine)
         self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        checkpoint(self.engine)
 
     # ---------------------------------------------------------------- create
     def create_game(self, *, variant: str, players: int, seed: str | None, rules: dict[str, Any],
