@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import socket
 import subprocess
@@ -139,7 +140,23 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _run(url: str, games: int, seconds: float, players: int, think: float) -> dict[str, Any]:
+def _cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) of a process so far, from /proc (None where that cannot be read)."""
+    if pid is None:
+        return time.process_time()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _cpu_share(before: float | None, after: float | None, seconds: float) -> float | None:
+    return None if before is None or after is None else round(100 * (after - before) / seconds, 1)
+
+
+async def _run(url: str, games: int, seconds: float, players: int, think: float,
+               server_pid: int | None = None) -> dict[str, Any]:
     """Set every game up (tables created, seats connected), then measure for ``seconds``."""
     import httpx
 
@@ -157,9 +174,12 @@ async def _run(url: str, games: int, seconds: float, players: int, think: float)
         firsts = await asyncio.gather(*(create(i) for i in range(games)))
         slots = [asyncio.create_task(_slot(url, http, players, stats, go, think, i, firsts[i])) for i in range(games)]
         await asyncio.sleep(min(5.0, 0.5 + games * players / 400))  # let the seats connect
+        cpu = (_cpu_seconds(None), _cpu_seconds(server_pid) if server_pid is not None else None)
         start = time.monotonic()
         stats.window = (start, start + seconds)
         go.set()
+        await asyncio.sleep(seconds)
+        cpu_end = (_cpu_seconds(None), _cpu_seconds(server_pid) if server_pid is not None else None)
         await asyncio.gather(*slots)
     elapsed = time.monotonic() - start
     return {
@@ -170,6 +190,9 @@ async def _run(url: str, games: int, seconds: float, players: int, think: float)
         "rtt_p99_ms": round(_percentile(stats.rtts, 0.99) * 1000, 2),
         "rtt_max_ms": round(max(stats.rtts, default=0.0) * 1000, 2),
         "errors": stats.errors, "think_s": think, "elapsed_s": round(elapsed, 2),
+        # share of one core used during the measured window (100 = one core busy throughout)
+        "client_cpu_pct": _cpu_share(cpu[0], cpu_end[0], seconds),
+        "server_cpu_pct": _cpu_share(cpu[1], cpu_end[1], seconds),
     }
 
 
@@ -182,13 +205,15 @@ def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: 
         return asyncio.run(_run(url.rstrip("/"), games, seconds, players, think))
     with tempfile.TemporaryDirectory() as tmp:
         port = _free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "canasta.cli", "serve", "--port", str(port),
-                                 "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        log = Path(tmp) / "server.log"  # a file, not a pipe nobody reads: a chatty server must not block
+        with log.open("wb") as err:
+            proc = subprocess.Popen([sys.executable, "-m", "canasta.cli", "serve", "--port", str(port),
+                                     "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0"],
+                                    stdout=subprocess.DEVNULL, stderr=err)
         try:
             base = f"http://127.0.0.1:{port}"
-            _wait_up(base, proc)
-            result = asyncio.run(_run(base, games, seconds, players, think))
+            _wait_up(base, proc, log)
+            result = asyncio.run(_run(base, games, seconds, players, think, server_pid=proc.pid))
             result["server"] = "local (SQLite)"
             return result
         finally:
@@ -200,14 +225,13 @@ def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: 
                 proc.wait(10)
 
 
-def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
+def _wait_up(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     import httpx
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise RuntimeError(f"the server exited: {err.strip()}")
+            raise RuntimeError(f"the server exited: {log.read_text(errors='replace').strip()[-2000:]}")
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
                 return
@@ -221,6 +245,9 @@ def render_loadtest(result: dict[str, Any]) -> str:
              f" think time {result['think_s']} s on average; set up in {result['setup_s']} s)",
              f"actions: {result['actions']} ({result['actions_per_s']}/s)",
              f"round trip: p50 {result['rtt_p50_ms']} ms, p99 {result['rtt_p99_ms']} ms, max {result['rtt_max_ms']} ms"]
+    if result.get("server_cpu_pct") is not None:
+        lines.append(f"CPU during the window: server {result['server_cpu_pct']}% of a core, "
+                     f"load client {result['client_cpu_pct']}%")
     if result["errors"]:
         lines.append("errors: " + ", ".join(f"{k} {v}" for k, v in sorted(result["errors"].items())))
     return "\n".join(lines)
