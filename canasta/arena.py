@@ -247,3 +247,40 @@ def write_outputs(result: dict[str, Any], out: Path) -> tuple[Path, Path | None]
     fig.savefig(png, dpi=100)
     plt.close(fig)
     return js, png
+
+
+def plot_curve(results: list[dict[str, Any]], out: Path) -> Path:
+    """Strength against time: for each result (first player vs the second), the first player's
+    win rate (95% CI) and mean margin against its mean time per decision. Needs matplotlib."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    points = []
+    for r in results:
+        first = r["players"][0]
+        s = r["summary"][first]
+        points.append((s["mean_decision_seconds"], s["win_rate"], s["win_ci95"], s["mean_margin"], first, r["games"]))
+    points.sort()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    xs = [p[0] for p in points]
+    ax1.errorbar(xs, [p[1] for p in points],
+                 yerr=[[max(0.0, p[1] - p[2][0]) for p in points], [max(0.0, p[2][1] - p[1]) for p in points]],
+                 marker="o", capsize=5)
+    for x, y, _, _, label, n in points:
+        ax1.annotate(f"{label} ({n})", (x, y), textcoords="offset points", xytext=(4, 6), fontsize=7)
+    ax1.axhline(0.5, color="grey", linestyle=":")
+    ax1.set_xscale("log")
+    ax1.set_ylim(0, 1)
+    ax1.set_xlabel("mean seconds per decision")
+    ax1.set_ylabel(f"win rate against {results[0]['players'][1]} (95% CI)")
+    ax2.plot(xs, [p[3] for p in points], marker="o")
+    ax2.axhline(0, color="grey", linestyle=":")
+    ax2.set_xscale("log")
+    ax2.set_xlabel("mean seconds per decision")
+    ax2.set_ylabel("mean score margin")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out

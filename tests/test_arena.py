@@ -74,3 +74,13 @@ def test_arena_command(tmp_path: Path) -> None:
     assert "win rate" in r.output and (tmp_path / "res.json").exists()
     bad = CliRunner().invoke(app, ["arena", "--players", "basic,nobody", "--games", "1", "--out", str(out)])
     assert bad.exit_code == 2
+
+
+def test_strength_curve_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from canasta.arena import plot_curve
+
+    results = [run_arena("classic", [name, "random"], games=2, workers=1, seed=1, table=2, hands=1)
+               for name in ("basic", "easy")]
+    png = plot_curve(results, tmp_path / "curve.png")
+    assert png.read_bytes()[:4] == b"\x89PNG"
