@@ -271,7 +271,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                     client.send(WebError("flood", "too many messages: slow down").payload())
                     continue
                 tokens -= 1
-                reply = _handle(service, hub, client, raw)
+                reply = await _handle(service, hub, client, raw)
                 if reply is not None:
                     client.send(reply)
         except WebSocketDisconnect:
@@ -354,14 +354,14 @@ async def _send_close(ws: WebSocket, payload: dict[str, Any]) -> None:
         await ws.close(code=4003 if payload.get("code") == "bad-token" else 4000)
 
 
-def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> dict[str, Any] | None:
+async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> dict[str, Any] | None:
     """One client message; the reply to that client (others get updates through the hub)."""
     try:
         message = _decode(raw)
         kind = message.get("type")
         live = service.get(client.game_id)
         if kind == "action":
-            service.submit(live, client.seat, message.get("action"), message.get("version"))
+            await service.submit_async(live, client.seat, message.get("action"), message.get("version"))
             reply = {"type": "ack", "id": message.get("id"), "version": live.version}
             client.send(reply)
             hub.changed(client.game_id)

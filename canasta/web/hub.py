@@ -272,7 +272,7 @@ class Hub:
                 if live is None:
                     return
                 try:
-                    moved = self.service.bot_move(live)
+                    moved = await self.service.bot_move_async(live)
                 except WebError as exc:
                     if exc.code == "stale":
                         continue  # another process moved; look again

@@ -13,12 +13,14 @@ refused as ``stale`` when the game has moved on (which also rejects duplicates).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +100,8 @@ class Live:
     bots: dict[int, Player] = field(default_factory=dict)
     #: when the last move was made (monotonic): the seat to act has been idle since, for the idle limit
     actor_since: float = field(default_factory=time.monotonic)
+    #: an action of this game is being written (others are refused as stale until it is applied)
+    writing: bool = False
     #: per seat (None: spectators), the observation and legal actions at one version, built once
     #: when first sent and shared by every client of that seat (see :func:`public_state`)
     views: dict[int | None, tuple[int, dict[str, Any], list[str]]] = field(default_factory=dict)
@@ -161,6 +165,7 @@ class GameService:
     def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0,
                  background_checkpoint: bool = False) -> None:
         self.engine: Engine = make_engine(database_url, background_checkpoint=background_checkpoint)
+        self.writer = GroupWriter(self.engine)
         #: the owner runs :meth:`checkpoint` in a thread now and then (SQLite)
         self.background_checkpoint = background_checkpoint
         self.cache: OrderedDict[str, Live] = OrderedDict()
@@ -378,8 +383,8 @@ class GameService:
             live.actor_since = time.monotonic()  # back at the table: the idle clock starts again
 
     # --------------------------------------------------------------- actions
-    def submit(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
-        """Check, write, then apply one action. Raises :class:`WebError`; a refusal changes nothing."""
+    def _check(self, live: Live, seat: int | None, text: Any, version: Any) -> tuple[Action, str]:
+        """Every check of an action before it is written: the action and its stored text, or a WebError."""
         game = live.game
         if seat is None:
             raise WebError("not-seated", "spectators cannot act", status=403)
@@ -391,6 +396,8 @@ class GameService:
             raise WebError("game-over", "the game is over")
         if version is not None and version != live.version:
             raise WebError("stale", f"the game is at version {live.version}, the action was chosen at {version}")
+        if live.writing:
+            raise WebError("stale", "another action of this game is being written")
         if game.actor != seat:
             raise WebError("not-your-turn", f"it is seat {game.actor}'s turn, not yours")
         try:
@@ -401,20 +408,56 @@ class GameService:
             game.check(action)
         except IllegalActionError as exc:
             raise WebError("illegal", exc.message, rule=exc.rule) from None
-        stored = format_action(action)
+        return action, format_action(action)
+
+    def _apply(self, live: Live, seq: int, seat: int, action: Action, stored: str) -> None:
+        """Apply a written action to the game in memory (unless a refresh already replayed it from the log)."""
+        if live.version != seq - 1:
+            return
+        live.game.push(action)
+        live.events.append({"seq": seq, "seat": seat, "action": stored})
+        live.actor_since = time.monotonic()  # the idle clock counts from the last move
+
+    def submit(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
+        """Check, write, then apply one action, all at once (for callers outside the event loop).
+
+        Raises :class:`WebError`; a refusal changes nothing. The server uses :meth:`submit_async`.
+        """
+        action, stored = self._check(live, seat, text, version)
+        assert seat is not None
         seq = live.version + 1
         try:
-            # a Core insert (the ORM unit of work cost more than the rest of an action together)
             with self.engine.begin() as conn:
-                conn.execute(_INSERT_ACTION, {"game_id": live.id, "seq": seq, "seat": seat, "action": stored,
-                                              "created": time.time()})
+                conn.execute(_INSERT_ACTION, _action_row(live.id, seq, seat, stored))
         except IntegrityError:
             # another process wrote this step first: catch up and refuse
             self.refresh(live.id)
             raise WebError("stale", "the game moved on in the meantime") from None
-        game.push(action)
-        live.events.append({"seq": seq, "seat": seat, "action": stored})
-        live.actor_since = time.monotonic()  # the idle clock counts from the last move
+        self._apply(live, seq, seat, action, stored)
+        return action
+
+    async def submit_async(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
+        """Check, write, then apply one action; the write goes through the group writer, off the event loop.
+
+        The action is applied only once its row is committed (so it is acknowledged only then), and it is
+        applied even if the caller is cancelled meanwhile: the game in memory never differs from the log.
+        While it is written, other actions of the game are refused as ``stale``.
+        """
+        action, stored = self._check(live, seat, text, version)
+        assert seat is not None
+        seq = live.version + 1
+        live.writing = True
+
+        def written(ok: bool) -> None:
+            live.writing = False
+            if ok:
+                self._apply(live, seq, seat, action, stored)
+
+        try:
+            await self.writer.write(_action_row(live.id, seq, seat, stored), written)
+        except IntegrityError:
+            self.refresh(live.id)  # another process wrote this step first: catch up and refuse
+            raise WebError("stale", "the game moved on in the meantime") from None
         return action
 
     def bot_to_move(self, live: Live) -> Player | None:
@@ -430,6 +473,16 @@ class GameService:
         seat = live.game.actor
         action = bot.choose(live.game.observation(seat), live.game.legal_actions())
         self.submit(live, seat, format_action(action), live.version)
+        return True
+
+    async def bot_move_async(self, live: Live) -> bool:
+        """:meth:`bot_move` through the group writer."""
+        bot = self.bot_to_move(live)
+        if bot is None or live.writing:
+            return False
+        seat = live.game.actor
+        action = bot.choose(live.game.observation(seat), live.game.legal_actions())
+        await self.submit_async(live, seat, format_action(action), live.version)
         return True
 
     def hint(self, live: Live, seat: int | None) -> dict[str, Any]:
@@ -459,6 +512,77 @@ class GameService:
             raise WebError("not-seated", "a running game's record is for its players (it shows the downloader's hand)",
                            status=403)
         return export_record(game, seat=seat)
+
+
+def _action_row(game_id: str, seq: int, seat: int, stored: str) -> dict[str, Any]:
+    return {"game_id": game_id, "seq": seq, "seat": seat, "action": stored, "created": time.time()}
+
+
+class GroupWriter:
+    """Group commit of action rows, in a thread so that no commit blocks the event loop.
+
+    Rows that arrive while a transaction is being committed go together in the next one
+    (one commit, one fsync on PostgreSQL, for all of them). Each row's ``written`` callback
+    runs on the event loop once its transaction is over, before its waiter resumes.
+    If a batch fails on the unique ``(game_id, seq)`` (another process wrote one of those
+    steps), its rows are written one by one so that only the loser fails.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.pending: list[tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]]] = []
+        self.task: asyncio.Task[None] | None = None
+        #: transactions committed and rows written (for the load test's curiosity)
+        self.commits = 0
+        self.rows = 0
+
+    async def write(self, row: dict[str, Any], written: Callable[[bool], None]) -> None:
+        """Commit ``row``, then call ``written(True)`` (``written(False)`` if it failed), even if this waiter
+        was cancelled meanwhile; then return, or raise the failure."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((row, written, future))
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._flush())
+        await future
+
+    def _insert(self, rows: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(_INSERT_ACTION, rows)
+
+    @staticmethod
+    def _done(item: tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]], error: BaseException | None) -> None:
+        _row, written, future = item
+        written(error is None)
+        if not future.done():
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+
+    async def _flush(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                await asyncio.to_thread(self._insert, [row for row, _, _ in batch])
+            except IntegrityError:
+                for item in batch:
+                    try:
+                        await asyncio.to_thread(self._insert, [item[0]])
+                    except Exception as exc:
+                        self._done(item, exc)
+                    else:
+                        self.commits += 1
+                        self.rows += 1
+                        self._done(item, None)
+                continue
+            except Exception as exc:
+                for item in batch:
+                    self._done(item, exc)
+                continue
+            self.commits += 1
+            self.rows += len(batch)
+            for item in batch:
+                self._done(item, None)
 
 
 def _seat_info(row: SeatRow) -> SeatInfo:

@@ -422,3 +422,38 @@ def test_replay_ends_each_hand_on_its_final_table() -> None:
         for side, s in enumerate(result["sides"]):
             on_table = sum(len(m["cards"]) for m in last["melds"][side])
             assert (on_table > 0) == any(k.startswith("meld") or "canast" in k for k, v in s["items"].items() if v)
+
+
+def test_group_writer_commits_together_and_fails_only_the_loser(db_url: str) -> None:
+    """Rows queued together go in one transaction; a row whose step was already written fails alone."""
+    import asyncio
+
+    from sqlalchemy.exc import IntegrityError
+
+    from canasta.web.service import GameService, _action_row
+
+    service = GameService(db_url)
+    try:
+        gid = service.create_game(variant="classic", players=2, seed="1", rules={}, seats=[ME, ME])["id"]
+        done: list[tuple[int, bool]] = []
+
+        async def write_all(seqs: list[int]) -> list[BaseException | None]:
+            return await asyncio.gather(*(service.writer.write(_action_row(gid, seq, 0, "draw"),
+                                                                lambda ok, s=seq: done.append((s, ok)))
+                                          for seq in seqs), return_exceptions=True)
+
+        assert asyncio.run(write_all([1, 2, 3])) == [None, None, None]
+        assert (service.writer.commits, service.writer.rows) == (1, 3)
+        results = asyncio.run(write_all([4, 4, 5]))
+        assert results[0] is None and isinstance(results[1], IntegrityError) and results[2] is None
+        assert sorted(done) == [(1, True), (2, True), (3, True), (4, False), (4, True), (5, True)]
+        # the log holds each step once
+        from sqlalchemy import select
+
+        from canasta.web.db import ActionRow
+
+        with service.engine.connect() as conn:
+            seqs = conn.execute(select(ActionRow.seq).where(ActionRow.game_id == gid).order_by(ActionRow.seq)).scalars()
+            assert list(seqs) == [1, 2, 3, 4, 5]
+    finally:
+        service.close()

@@ -21,7 +21,8 @@ def redis_url() -> str:
         pytest.skip(f"Redis at 127.0.0.1:6379 is unreachable: {exc}")
 
 
-def hinted(ws: WS) -> None:
+def hinted(ws: WS) -> int:
+    """Play the hinted action; the version after it."""
     state = ws.my_turn()
     ws.send({"type": "hint"})
     hint = ws.until(lambda m: m.get("type") == "hint")
@@ -29,6 +30,7 @@ def hinted(ws: WS) -> None:
     reply = ws.until(lambda m: m.get("type") in ("ack", "error"))
     assert reply["type"] == "ack", reply
     ws.state = None
+    return int(reply["version"])
 
 
 def test_two_servers_share_a_table(pg_url: str, redis_url: str, make_server: Callable[..., Server]) -> None:
@@ -50,16 +52,21 @@ def test_two_servers_share_a_table(pg_url: str, redis_url: str, make_server: Cal
         if actor == 2:
             version = ws0.version
             ws2.until(lambda m, v=version: m.get("type") == "update" and m["version"] >= v)
-        hinted(ws)
+        last = hinted(ws)
         acted[actor] += 1
         if acted[0] >= 5 and acted[2] >= 5:
             break
     assert acted[0] >= 5 and acted[2] >= 5
+    # the computers that follow the last move play on until a human seat is to act: wait for that
+    ws0.until(lambda m: m.get("type") == "update" and m["version"] >= last and m["state"]["obs"]["actor"] in (0, 2))
     # both servers' clients end at the same version and see the same table
+    # (the answer to a sync since 0 is the update with every event; a move's own update has only its events)
     ws2.send({"type": "sync", "since": 0})
-    s2 = ws2.until(lambda m: m.get("type") == "update" and m["version"] >= ws0.version)
+    s2 = ws2.until(lambda m: m.get("type") == "update" and m["version"] >= ws0.version
+                   and len(m["events"]) == m["version"])
     ws0.send({"type": "sync", "since": 0})
-    s0 = ws0.until(lambda m: m.get("type") == "update" and m["version"] == s2["version"])
+    s0 = ws0.until(lambda m: m.get("type") == "update" and m["version"] == s2["version"]
+                   and len(m["events"]) == m["version"])
     assert s0["state"]["obs"]["melds"] == s2["state"]["obs"]["melds"]
     assert s0["events"] == s2["events"]
     ws0.close()
