@@ -328,6 +328,7 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     page.wait_for_selector("body[data-hand-over='true']", timeout=WAIT)
     assert page.locator("#frame .cards").count() > 2  # two hands, and melds on the table
     assert "Score of hand 1" in page.inner_text("#frame")
+    shoot(page, "replay-end")
     context.close()
 
 
