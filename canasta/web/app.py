@@ -100,7 +100,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Everything loaded so far (FastAPI, pydantic, SQLAlchemy, the engine: ~140,000 objects) lives as long
         # as the process: out of the collector's reach, a full collection scans only the games' own objects
-        # (a full collection over all of them paused the event loop for about 100 ms).
+        # (with 200 games in memory a full collection took ~70 ms on an idle core, ~30 ms after the freeze).
         gc.collect()
         gc.freeze()
         await hub.start()
