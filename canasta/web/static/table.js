@@ -533,10 +533,17 @@ function renderInvites() {
 
 function renderTools() {
   const box = $("seat-tools");
-  box.innerHTML = "";
   const me = mySeat();
-  if (me === null) return;
-  if (state.seats[me].kind === "computer") {
+  const actor = state.obs.actor;
+  const reclaim = me !== null && state.seats[me].kind === "computer";
+  const away = me !== null && actor !== null && actor !== me && state.seats[actor].kind === "human" && idleLimit !== null
+    && !autoTakeover && Date.now() - lastChange > idleLimit * 1000;
+  // redrawn only when what it shows changes: a button replaced on every update could not be clicked
+  const key = `${reclaim}/${away ? actor : ""}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.innerHTML = "";
+  if (reclaim) {
     const note = document.createElement("p");
     note.textContent = "The computer is playing your seat (it was idle too long).";
     box.append(note);
@@ -546,9 +553,7 @@ function renderTools() {
     b.addEventListener("click", () => send({ type: "reclaim" }));
     box.append(b);
   }
-  const actor = state.obs.actor;
-  if (actor !== null && actor !== me && state.seats[actor].kind === "human" && idleLimit !== null && !autoTakeover
-      && Date.now() - lastChange > idleLimit * 1000) {
+  if (away) {
     const b = document.createElement("button");
     b.textContent = `${seatName(actor)} is away: let the computer play for them`;
     b.addEventListener("click", () => send({ type: "takeover", seat: actor }));
