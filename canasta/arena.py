@@ -163,8 +163,13 @@ def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]
 
 def run_arena(variant: str, names: list[str], games: int = 20, workers: int | None = None, seed: int = 0,
               table: int | None = None, rules: dict[str, Any] | None = None, hands: int = 0,
-              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play the games (in ``workers`` processes; all cores by default) and summarize them."""
+              progress: Callable[[int, int], None] | None = None, ray_address: str | None = None) -> dict[str, Any]:
+    """Play the games (in ``workers`` processes; all cores by default) and summarize them.
+
+    With ``ray_address`` the games run as Ray tasks on that cluster instead (``"local"`` starts a
+    cluster on this machine; ``"auto"`` or ``"HOST:PORT"`` joins a running one, whose nodes must
+    have canasta installed). The results are the same either way: a game depends only on its spec.
+    """
     from canasta.variants import find_variant
 
     cls = find_variant(variant)
@@ -179,14 +184,16 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     workers = max(1, workers or os.cpu_count() or 1)
     start = time.perf_counter()
     records: list[dict[str, Any]] = []
-    for rec in _map(specs, workers):
+    games_iter = _map(specs, workers) if ray_address is None else _map_ray(specs, ray_address)
+    for rec in games_iter:
         records.append(rec)
         if progress is not None:
             progress(len(records), len(specs))
     records.sort(key=lambda r: (r["deal"], r["rotation"]))
     return {"variant": variant, "table": table, "rules": rules or {}, "players": names, "seed": seed,
             "hands_per_game": hands or None, "games": len(records), "deals": len(specs) // sides,
-            "workers": workers, "seconds": time.perf_counter() - start,
+            "workers": workers if ray_address is None else f"ray:{ray_address}",
+            "seconds": time.perf_counter() - start,
             "summary": summarize(records, names), "records": records}
 
 
@@ -199,9 +206,30 @@ def _map(specs: list[GameSpec], workers: int) -> Iterator[dict[str, Any]]:
         yield from pool.imap_unordered(play_one, specs)
 
 
+def _map_ray(specs: list[GameSpec], address: str) -> Iterator[dict[str, Any]]:
+    """One Ray task per game, yielded as they finish (for tournaments that outgrow one machine)."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs the optional extra: pip install 'canasta[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        task = ray.remote(play_one)
+        pending = [task.remote(spec) for spec in specs]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
 def render(result: dict[str, Any]) -> str:
     lines = [f"{result['variant']}, {result['table']} players, {result['games']} games "
-             f"({result['deals']} deals, duplicated), {result['seconds']:.0f} s on {result['workers']} workers"
+             f"({result['deals']} deals, duplicated), {result['seconds']:.0f} s on "
+             + (f"{w} workers" if isinstance(w := result["workers"], int) else f"Ray ({w.removeprefix('ray:')})")
              + (f", {result['hands_per_game']} hand(s) a game" if result["hands_per_game"] else "")]
     lines.append(f"{'player':<28} {'win rate':>9} {'95% CI':>15} {'margin':>9} {'95% CI':>19} {'s/decision':>11}")
     for name, s in result["summary"].items():

@@ -227,6 +227,8 @@ def arena(
     rule: RuleOpt = None,
     out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    ray: Annotated[str | None, typer.Option("--ray", help="run the games on a Ray cluster: 'local', 'auto' or "
+                                            "HOST:PORT (pip install 'canasta[ray]')")] = None,
 ) -> None:
     """Computer players against each other over duplicated deals: win rates, margins, decision times."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
@@ -239,7 +241,7 @@ def arena(
                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True, disable=as_json) as bar:
             task = bar.add_task("games", total=None)
             result = run_arena(variant, names, games=games, workers=workers, seed=seed, table=table,
-                               rules=parse_rules(rule), hands=hands,
+                               rules=parse_rules(rule), hands=hands, ray_address=ray,
                                progress=lambda done, total: bar.update(task, completed=done, total=total))
     except (CanastaError, ValueError) as exc:
         fail(str(exc))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -84,3 +85,27 @@ def test_strength_curve_plot(tmp_path: Path) -> None:
                for name in ("basic", "easy")]
     png = plot_curve(results, tmp_path / "curve.png")
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def _without_times(result: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k != "think_seconds"} for r in result["records"]]
+
+
+def test_ray_runs_the_same_tournament() -> None:
+    """Issue 7: 'with --ray ADDRESS ... runs the same tournament on a Ray cluster'. A local
+    cluster plays the same games, with the same results, as one process."""
+    pytest.importorskip("ray")
+    args: dict[str, Any] = {"games": 4, "seed": 5, "table": 2, "hands": 1}
+    here = run_arena("classic", ["basic", "random"], workers=1, **args)
+    on_ray = run_arena("classic", ["basic", "random"], ray_address="local", **args)
+    assert on_ray["workers"] == "ray:local"
+    assert _without_times(on_ray) == _without_times(here)
+    assert on_ray["summary"]["basic"]["wins"] == here["summary"]["basic"]["wins"]
+
+
+def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
+    with pytest.raises(ValueError, match=r"canasta\[ray\]"):
+        run_arena("classic", ["basic", "random"], games=2, table=2, hands=1, ray_address="local")
