@@ -12,6 +12,7 @@ at every step
     * no action listed twice, and (``check_listed``, the default) every listed
       action passes ``check()``, not only the one chosen;
     * card conservation: ``game.card_count() == len(game.variant.deck())``;
+    * the cards shown as known to be in a hand (``known_hands``) are in it;
     * progress: no hand goes on for more than ``max_hand_actions`` actions;
 
 for every finished hand (an entry of ``game.hand_results``)
@@ -194,6 +195,9 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
             kinds[action.kind] = kinds.get(action.kind, 0) + 1
             if game.card_count() != expected_cards:
                 raise _Failure("cards", f"{game.card_count()} cards in play, the deck has {expected_cards}")
+            for s, known in enumerate(game.known):
+                if any(known.count(c) > game.hands[s][c] for c in known):
+                    raise _Failure("known", f"seat {s} is shown to hold {known} but does not")
             if len(results) > seen:  # this action ended a hand
                 result = results[seen]
                 totals = _check_hand_sums(result, totals, game.num_sides)

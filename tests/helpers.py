@@ -191,3 +191,23 @@ def items(game: Game, side: int) -> dict[str, int]:
     """Score items of ``side`` in the last scored hand."""
     out: dict[str, int] = last_result(game)["sides"][side]["items"]
     return out
+
+
+def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with every card ``seat`` cannot see dealt anew: the other hands (but
+    for their publicly known cards, ``known_hands``) and the stock."""
+    d = game.to_dict()
+    others = [s for s in range(game.num_players) if s != seat]
+    hidden: dict[int, list[int]] = {}
+    for s in others:
+        rest = list(d["hands"][s])
+        for c in d["known"][s]:
+            rest.remove(c)
+        hidden[s] = rest
+    pool = [c for s in others for c in hidden[s]] + list(d["stock"])
+    rng.shuffle(pool)
+    for s in others:
+        n = len(hidden[s])
+        d["hands"][s], pool = sorted(list(d["known"][s]) + pool[:n]), pool[n:]
+    d["stock"] = pool
+    return Game.from_dict(d)

@@ -13,24 +13,12 @@ from canasta.engine.game import Game
 from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
 from canasta.players.expert import determinize
 from canasta.variants import VARIANTS
+from tests.helpers import shuffle_hidden
 
 
 def tiny(seed: int | str = 0) -> ExpertPlayer:
     """A very small budget: the tests check behaviour, not strength."""
     return ExpertPlayer(seed, worlds=1, max_rollouts=6, max_rollout=8)
-
-
-def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
-    """The same position with the cards ``seat`` cannot see (other hands, stock) dealt again."""
-    d = game.to_dict()
-    others = [s for s in range(game.num_players) if s != seat]
-    pool = [c for s in others for c in d["hands"][s]] + list(d["stock"])
-    rng.shuffle(pool)
-    for s in others:
-        n = len(d["hands"][s])
-        d["hands"][s], pool = pool[:n], pool[n:]
-    d["stock"] = pool
-    return Game.from_dict(d)
 
 
 def play_hand(game: Game, players: list[Player], max_steps: int) -> int:

@@ -11,6 +11,7 @@ from canasta.cards import parse_card
 from canasta.engine.actions import DISCARD, NO_ACTION, TAKE, YES_ACTION, Action
 from canasta.engine.game import Game
 from canasta.players import BasicPlayer, Player, RandomPlayer, get_player, hint
+from tests.helpers import shuffle_hidden
 
 SHORT = {"target_score": 1500}  # a few hands per game keeps the tests fast
 
@@ -82,19 +83,6 @@ def test_random_player_is_reproducible() -> None:
 
 
 # ------------------------------------------------------------ hidden information
-def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
-    """The same position with every card ``seat`` cannot see (other hands, stock) dealt anew."""
-    d = game.to_dict()
-    others = [s for s in range(game.num_players) if s != seat]
-    pool = [c for s in others for c in d["hands"][s]] + list(d["stock"])
-    rng.shuffle(pool)
-    for s in others:
-        k = len(d["hands"][s])
-        d["hands"][s], pool = sorted(pool[:k]), pool[k:]
-    d["stock"] = pool
-    return Game.from_dict(d)
-
-
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_players_ignore_hidden_cards(n: int) -> None:
     rng = random.Random(n)

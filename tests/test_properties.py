@@ -307,13 +307,21 @@ def test_score_arithmetic(players: int, seed: int, rules: dict[str, Any], rng_se
 
 def _hide_variant(game: Game, seat: int, rng: random.Random) -> Game | None:
     """The same position with other seats' hidden cards changed: cards swapped between another seat's hand and
-    the stock (or between two other hands), and the stock reordered."""
+    the stock (or between two other hands), and the stock reordered. Cards known to be in a hand (taken with the
+    pile: ``known_hands``) are public and stay."""
     d = game.to_dict()
-    others = [s for s in range(game.num_players) if s != seat and d["hands"][s]]
+
+    def hidden_part(s: int) -> list[int]:
+        rest = list(d["hands"][s])
+        for c in d["known"][s]:
+            rest.remove(c)
+        return rest
+
+    others = [s for s in range(game.num_players) if s != seat and hidden_part(s)]
     if not others:
         return None
     o = rng.choice(others)
-    hand = list(d["hands"][o])
+    hand = hidden_part(o)
     stock = list(d["stock"])
     swaps = 0
     for _ in range(min(3, len(hand))):
@@ -326,11 +334,11 @@ def _hide_variant(game: Game, seat: int, rng: random.Random) -> Game | None:
         if not rest:
             return None
         p = rng.choice(rest)
-        other = list(d["hands"][p])
+        other = hidden_part(p)
         hand[0], other[0] = other[0], hand[0]
-        d["hands"][p] = sorted(other)
+        d["hands"][p] = sorted(other + d["known"][p])
     rng.shuffle(stock)
-    d["hands"][o] = sorted(hand)
+    d["hands"][o] = sorted(hand + d["known"][o])
     d["stock"] = stock
     return Game.from_dict(json.loads(json.dumps(d)))
 

@@ -195,6 +195,8 @@ class Game:
         self.minimum_extra = [0] * self.num_sides
         self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
         self.melded_before = [False] * n
+        #: per seat, cards every player saw go into that hand (from a taken pile) and still there
+        self.known: list[list[int]] = [[] for _ in range(n)]
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -938,6 +940,8 @@ class Game:
         for c in action.cards:
             hand[c] -= 1
         self.hand_sizes[seat] -= len(action.cards)
+        if self.known[seat]:
+            self._forget_known(seat, action.cards)
         meld = self.melds[side].get(r)
         if meld is None:
             meld = Meld(r)
@@ -968,6 +972,7 @@ class Game:
         if self.variant.rules["only_top_card_usable"]:
             self.unusable = [0] * NUM_CODES
         removes_black_threes = self.variant.REMOVES_BLACK_THREES_ON_TAKE
+        known = self.known[seat]
         for c in rest:
             if is_red_three(c):  # Bicycle: 'place the card face up but do not draw a new card'
                 self.red_threes[side].append(c)
@@ -977,6 +982,7 @@ class Game:
                 continue
             hand[c] += 1
             self.hand_sizes[seat] += 1
+            known.append(c)
             if self.unusable is not None:
                 self.unusable[c] += 1
 
@@ -1027,6 +1033,15 @@ class Game:
             if self.unusable is not None and self.unusable[c] > hand[c]:
                 self.unusable[c] = hand[c]
         self.hand_sizes[seat] -= len(cards)
+        if self.known[seat]:
+            self._forget_known(seat, cards)
+
+    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
+        """Cards of a kind now held fewer times than publicly known are no longer known to be held."""
+        known, hand = self.known[seat], self.hands[seat]
+        for c in set(cards):
+            while known.count(c) > hand[c]:
+                known.remove(c)
 
     def _after_hand_change(self, seat: int) -> None:
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
@@ -1068,9 +1083,11 @@ class Game:
             for c in m.cards:
                 hand[c] += 1
             self.hand_sizes[seat] += m.size
+            self.known[seat].extend(m.cards)  # everyone saw them on the table
         if snap is not None:
             hand[snap["top"]] -= 1
             self.hand_sizes[seat] -= 1
+            self._forget_known(seat, (snap["top"],))
             self.pile = [*snap["pile"], snap["top"]]
             self.frozen = snap["frozen"]
             self.pile_aside = None
@@ -1078,6 +1095,7 @@ class Game:
             self.drawn = False
             self.phase = P_DRAW
             self.pile_barred = True
+        self.known[seat].sort()  # the melds came back in set order: keep the state canonical
         self.turn_created = set()
         self.pending_value = 0
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
@@ -1138,6 +1156,8 @@ class Game:
             "phase": self.phase,
             "hand": [format_card(c) for c in self.hand_cards(seat)],
             "hand_sizes": list(self.hand_sizes),
+            # cards every player saw go into each hand (a taken pile, a retracted meld) and still there
+            "known_hands": [[format_card(c) for c in sorted(k, key=sort_key)] for k in self.known],
             "stock_size": len(self.stock),
             "pile_size": len(self.pile),
             "pile_top": format_card(self.pile[-1]) if self.pile else None,
@@ -1179,6 +1199,7 @@ class Game:
         g.minimum_extra = list(self.minimum_extra)
         g.penalties = [list(p) for p in self.penalties]
         g.melded_before = list(self.melded_before)
+        g.known = [list(k) for k in self.known]
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
@@ -1210,6 +1231,7 @@ class Game:
             "minimum_extra": list(self.minimum_extra),
             "penalties": [[list(p) for p in ps] for ps in self.penalties],
             "melded_before": list(self.melded_before),
+            "known": [list(k) for k in self.known],
             "turn": self.turn,
             "return_phase": getattr(self, "return_phase", P_DRAW),
             "drawn": self.drawn,
@@ -1261,6 +1283,7 @@ class Game:
             g.minimum_extra = list(d["minimum_extra"])
             g.penalties = [[(str(n), int(p)) for n, p in ps] for ps in d["penalties"]]
             g.melded_before = list(d["melded_before"])
+            g.known = [list(k) for k in d.get("known") or [[] for _ in range(g.num_players)]]
             g.turn = d["turn"]
             g.hand_over = False
             g._reset_turn()
@@ -1291,7 +1314,7 @@ class Game:
     def _validate_loaded(self) -> None:
         """A loaded position must hold exactly the variant's pack and fit the table."""
         n, sides = self.num_players, self.num_sides
-        per_seat: dict[str, Sized] = {"hands": self.hands, "melded_before": self.melded_before}
+        per_seat: dict[str, Sized] = {"hands": self.hands, "melded_before": self.melded_before, "known": self.known}
         per_side: dict[str, Sized] = {"scores": self.scores, "melds": self.melds, "red_threes": self.red_threes,
                     "removed": self.removed, "opened": self.opened, "minimum_extra": self.minimum_extra,
                     "penalties": self.penalties}
@@ -1301,6 +1324,9 @@ class Game:
         for name, seq in per_side.items():
             if len(seq) != sides:
                 raise SchemaError(f"{name} must have one entry per side ({sides}), not {len(seq)}")
+        for hand, known in zip(self.hands, self.known, strict=True):
+            if any(not isinstance(c, int) or not 0 <= c < NUM_CODES or known.count(c) > hand[c] for c in known):
+                raise SchemaError("'known' names a card that the hand does not hold")
         if not (0 <= self.turn < n and 0 <= self.dealer < n):
             raise SchemaError(f"turn {self.turn} and dealer {self.dealer} must be seats 0..{n - 1}")
         if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER):

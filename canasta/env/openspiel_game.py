@@ -40,7 +40,6 @@ import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
 from canasta.encoding import NUM_ACTIONS, OBS_SIZE, decode, encode_observation, legal_indices
-from canasta.engine.actions import ADD, DISCARD, DRAW, MELD, TAKE
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
 from canasta.notation import format_action
@@ -122,8 +121,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         self._start_results = 0
         self._steps = 0
         self._truncated = False
-        #: per seat, card counts every other seat has seen go into that hand (not drawn)
-        self.known: list[list[int]] = [[0] * NUM_CODES for _ in range(game.players)]
 
     # ---------------------------------------------------------------- API
     def current_player(self) -> int:
@@ -156,32 +153,10 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             self._start_results = len(self.game.hand_results)
             return
         g = self.game
-        seat = g.actor
-        chosen = decode(int(action), g.legal_actions())
-        before = list(g.hands[seat])
-        hand_no = g.hand_no
-        g.push(chosen)
+        g.push(decode(int(action), g.legal_actions()))
         self._steps += 1
         if self._steps >= MAX_STEPS_PER_HAND * self._g.hands:
             self._truncated = True
-        if g.hand_no != hand_no:
-            self.known = [[0] * NUM_CODES for _ in range(self._g.players)]
-        else:
-            self._track_known(seat, chosen.kind, chosen.cards, before)
-
-    def _track_known(self, seat: int, kind: str, cards: tuple[int, ...], before: list[int]) -> None:
-        """Cards the others saw enter ``seat``'s hand (not by drawing), less the cards it played."""
-        g = self.game
-        assert g is not None
-        known = self.known[seat]
-        if kind in (TAKE, MELD, ADD, DISCARD):
-            for c in cards:
-                before[c] -= 1
-        after = g.hands[seat]
-        for c in range(NUM_CODES):
-            if kind != DRAW and after[c] > before[c]:
-                known[c] += after[c] - before[c]
-            known[c] = min(known[c], after[c])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -214,7 +189,9 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
                 keep.append([])
                 continue
             hand = g.hands[s]
-            kept = [min(k, hand[c]) for c, k in enumerate(clone.known[s])]
+            kept = [0] * NUM_CODES
+            for c in g.known[s]:  # cards everyone saw go into that hand (the engine's known_hands)
+                kept[c] += 1
             keep.append(kept)
             for c in range(NUM_CODES):
                 pool.extend([c] * (hand[c] - kept[c]))
@@ -242,7 +219,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         new._start_results = self._start_results
         new._steps = self._steps
         new._truncated = self._truncated
-        new.known = [list(k) for k in self.known]
         return new
 
     def __str__(self) -> str:

@@ -27,9 +27,11 @@ relies on it) and is deterministic given a seed. ``seconds`` adds an optional
 wall-clock cap per decision; once it cuts a search short, play is no longer
 reproducible.
 
-Known simplifications (the observation does not carry them): cards a seat took
-with the pile earlier in the hand are dealt at random like other unseen cards;
-turn-internal engine state that the observation does not show (e.g. whether the
+The sampled worlds keep what the seat has seen: cards another seat took with the
+pile (or got back by retracting a meld) and still holds (``known_hands``) stay in
+that seat's sampled hand; only the rest is dealt at random.
+
+Known simplifications (the observation does not carry them): turn-internal engine state that the observation does not show (e.g. whether the
 pile was taken this turn, after the side had opened) is reconstructed
 approximately, and an action the reconstruction refuses is skipped.
 """
@@ -90,7 +92,9 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     removed = [[parse_card(c) for c in r] for r in obs["removed"]]
     for r in red_threes + removed:
         seen += r
-    for c in seen:
+    # cards every player saw go into the other hands (a taken pile) are dealt back to them
+    known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
+    for c in seen + [c for k in known for c in k]:
         unseen[c] -= 1
     if any(k < 0 for k in unseen):
         raise ValueError("observation holds more cards than the pack")
@@ -101,8 +105,8 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
         if s == seat:
             hands.append(hand)
         else:
-            n = obs["hand_sizes"][s]
-            hands.append(pool[:n])
+            n = obs["hand_sizes"][s] - len(known[s])
+            hands.append(known[s] + pool[:n])
             del pool[:n]
     stock_size: int = obs["stock_size"]
     extra = len(pool) - stock_size
@@ -131,6 +135,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
         "turn_created": [] if opened[side] else [r for r, _ in melds[side]],
         "turn_added_existing": False, "pending_value": obs["pending_value"], "pile_aside": pile_aside,
         "take_snapshot": None, "unusable": None, "no_discard": False, "history": [], "deals": [],
+        "known": [[parse_card(c) for c in k] if s == seat else known[s] for s, k in enumerate(obs["known_hands"])],
     }
     return Game.from_dict(d)
 

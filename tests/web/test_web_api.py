@@ -76,16 +76,21 @@ def scrambled(game: Game, keep: int | None, rng: random.Random) -> Game:
     """The same position with every card ``keep`` cannot see moved around (hands keep their sizes)."""
     d = game.to_dict()
     hidden: list[int] = list(d["stock"])
-    sizes = [len(h) for h in d["hands"]]
+    unknown: list[list[int]] = []
     for s in range(game.num_players):
+        held = list(d["hands"][s])
+        for c in d["known"][s]:  # cards seen taken from the pile stay where everyone saw them go
+            held.remove(c)
+        unknown.append(held)
         if s != keep:
-            hidden.extend(d["hands"][s])
+            hidden.extend(held)
     rng.shuffle(hidden)
     d["stock"] = hidden[:len(d["stock"])]
     rest = hidden[len(d["stock"]):]
     for s in range(game.num_players):
         if s != keep:
-            d["hands"][s], rest = sorted(rest[:sizes[s]]), rest[sizes[s]:]
+            n = len(unknown[s])
+            d["hands"][s], rest = sorted(d["known"][s] + rest[:n]), rest[n:]
     d["history"], d["deals"] = [], []
     return Game.from_dict(d)
 
