@@ -6,7 +6,7 @@ so a hand is scored by exactly one piece of code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 if TYPE_CHECKING:
     from canasta.variants.classic import Classic
@@ -17,6 +17,10 @@ HandScore = dict[str, Any]
 class SideScore(TypedDict):
     total: int
     items: dict[str, int]
+    #: Mille: the naturals of the hand (asterisks on the score sheet).
+    naturals: NotRequired[int]
+    #: Mille: a negative hand score (a chapeau).
+    chapeau: NotRequired[bool]
 
 
 def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: list[int],
@@ -30,6 +34,9 @@ def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: li
     (natural 500, mixed 300). Variants change the pieces through the hooks
     ``canasta_kind``, ``red_three_score`` and ``removed_black_threes_bonus``.
     """
+    own = v.score_hand(melds, hands, went_out)
+    if own is not None:
+        return own
     values = v.values
     items: dict[str, int] = {}
     melded = sum(values[c] for _, cards in melds for c in cards)
