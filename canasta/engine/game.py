@@ -496,11 +496,17 @@ class Game:
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
                          out: list[Action], discards: list[Action]) -> None:
         """Moves of a card worth more than others of its rank (Mille's Q of spades): its own discard and add."""
-        for c in self._special_codes:
-            if full[c] and _DISCARD_ACTIONS[c] not in discards:
-                discards.append(_DISCARD_ACTIONS[c])
-            if hand[c] and (c >> 2) in melds and _ADD_NATURAL[c] not in out:
-                out.append(_ADD_NATURAL[c])
+        specials = self._special_codes
+        for c in specials:
+            base = (c >> 2) * 4
+            for have, listed, table in ((full, discards, _DISCARD_ACTIONS), (hand, out, _ADD_NATURAL)):
+                if not have[c] or (table is _ADD_NATURAL and (c >> 2) not in melds):
+                    continue
+                # the special card and one plain card of its rank, each once
+                plain = next((x for x in range(base, base + 4) if x not in specials and have[x]), None)
+                for x in (c, plain):
+                    if x is not None and table[x] not in listed:
+                        listed.append(table[x])
 
     @staticmethod
     def _completions(hand: list[int], melds: dict[int, Meld], wilds: list[int],

@@ -89,6 +89,7 @@ class Mille(Classic):
     )
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     options: ClassVar[dict[str, Option]] = MILLE_OPTIONS
+    fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
 
     RANK_VALUES: ClassVar[dict[int, int]] = RANK_VALUES
     HAS_CANASTAS: ClassVar[bool] = False
@@ -104,12 +105,12 @@ class Mille(Classic):
     SKUNK_BELOW: ClassVar[int] = 600
 
     def player_default(self, key: str) -> Any:
-        if key in FIXED_RULES:
-            return FIXED_RULES[key]
+        if key in self.fixed_rules:
+            return self.fixed_rules[key]
         return self.options[key].default
 
     def bind(self) -> None:
-        self.rules.update(FIXED_RULES)
+        self.rules.update(self.fixed_rules)
         super().bind()
         values = [0] * NUM_CODES
         for code in range(8, 60):
