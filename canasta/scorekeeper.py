@@ -52,6 +52,8 @@ ITEM_LABELS = {
     "seven_canastas": "Seven canastas",
     "undeclared_red_threes": "Undeclared red threes",
     "failed_go_out": "Failed go-out",
+    "natural_melds": "Natural melds (extra)",
+    "no_twos_natural": "No 2s natural (extra)",
 }
 
 
@@ -175,7 +177,7 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         if not cards:
             raise ScoreInputError(f"{where} is empty; a meld is at least three cards")
         shown = f"{where} ({' '.join(format_card(c) for c in cards)})"
-        if any(is_red_three(c) for c in cards):
+        if any(is_red_three(c) for c in cards) and not v.THREES_ORDINARY:
             raise ScoreInputError(f"{shown}: red threes are never melded; list them in 'threes' (laid out on the table)")
         problem = v.meld_problem(cards)
         if problem:
@@ -186,13 +188,15 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
                 f"{who} has two melds of {_rank_name(rank)} (melds {seen[rank]} and {i}); a side has only one meld "
                 "of each rank: write them as one meld")
         seen[rank] = i
-        if rank == THREE and not side.went_out:
+        if rank == THREE and not side.went_out and not v.THREES_ORDINARY:
             raise ScoreInputError(
                 f"{shown}: black threes are melded only by the player going out (Fragment 'Going Out'), "
                 f"and {who} did not go out")
         side.melds.append((rank, cards))
 
     side.threes = _cards(raw.get("threes", []), f"{who}, threes")
+    if v.THREES_ORDINARY and (side.threes or raw.get("undeclared_red_threes")):
+        raise ScoreInputError(f"{who}: {v.title} has no red threes to lay out; threes are melded or held like other cards")
     for c in side.threes:
         if is_black_three(c):
             raise ScoreInputError(
@@ -207,7 +211,7 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         where = f"{who}, hand {j}" if partnership else f"{who}, hand"
         hand = _cards(hand_raw, where)
         for c in hand:
-            if is_red_three(c):
+            if is_red_three(c) and not v.THREES_ORDINARY:
                 raise ScoreInputError(
                     f"{where}: {format_card(c)} is a red three; red threes belong in 'threes' "
                     "(one never declared counts in 'undeclared_red_threes' instead)")
@@ -372,7 +376,11 @@ def score_input(data: Any) -> dict[str, Any]:
                 raise ScoreInputError(f"{s.who}: penalty name {name!r} is already a part of the score; choose another name")
         penalties = [("undeclared_red_threes", -v.UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
         scored = score_side(v, **args, penalties=penalties + s.penalties)
-        result.append({"total": scored["total"], "items": dict(scored["items"])})
+        entry: dict[str, Any] = {"total": scored["total"], "items": dict(scored["items"])}
+        if "naturals" in scored:  # Mille: the asterisks and the chapeau of the hand
+            entry["naturals"] = scored["naturals"]
+            entry["chapeau"] = scored.get("chapeau", False)
+        result.append(entry)
     return {"teams": result}
 
 
@@ -419,6 +427,9 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
         out.append(line(label, [str(t["items"].get(key, 0)) for t in teams_out]))
     out.append("-" * (label_w + len(heads) * (col_w + 2)))
     out.append(line("Total", [str(t["total"]) for t in teams_out]))
+    if any("naturals" in t for t in teams_out):
+        out.append(line("Naturals", ["*" * t.get("naturals", 0) or "-" for t in teams_out]))
+        out.append(line("Chapeau", ["yes" if t.get("chapeau") else "-" for t in teams_out]))
     for i, raw in enumerate(teams_in[:len(teams_out)]):
         if isinstance(raw, dict) and raw.get("went_out") is True:
             out.append("")

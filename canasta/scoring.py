@@ -36,6 +36,12 @@ def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: li
     """
     own = v.score_hand(melds, hands, went_out)
     if own is not None:
+        for name, points in penalties or []:
+            own["items"][name] = own["items"].get(name, 0) + points
+        if penalties:
+            own["total"] = sum(own["items"].values())
+            if "chapeau" in own:
+                own["chapeau"] = own["total"] < 0
         return own
     values = v.values
     items: dict[str, int] = {}

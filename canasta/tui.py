@@ -108,7 +108,12 @@ class TerminalGame:
         obs = g.observation(self.seat)
         self.console.rule(f"Hand {obs['hand_no']} · dealer seat {obs['dealer']} · you are seat {self.seat}")
         table = Table(show_header=True, header_style="bold", expand=False)
-        for col in ("side", "score", "minimum", "red threes", "melds"):
+        v = g.variant
+        # Mille has no initial meld minimum and no red threes: those columns are left out
+        show_minimum = v.minimum(0) > 0
+        show_threes = not v.THREES_ORDINARY
+        cols = ["side", "score"] + (["minimum"] if show_minimum else []) + (["red threes"] if show_threes else [])
+        for col in [*cols, "melds"]:
             table.add_column(col)
         for side in range(g.num_sides):
             melds = Text()
@@ -118,11 +123,17 @@ class TerminalGame:
                 melds.append(str(m["rank"]), style="bold")
                 if m["canasta"]:
                     melds.append(" (natural canasta)" if m["natural"] else " (mixed canasta)", style="green")
+                elif not v.HAS_CANASTAS and m["natural"] and m["rank"] != "wild" and len(m["cards"]) >= 8:
+                    melds.append(" (natural: all eight)", style="green")
                 melds.append(": ", style="bold")
                 melds.append_text(_cards_text(m["cards"]))
-            minimum = str(obs["minimum"][side]) + ("" if not obs["opened"][side] else " (opened)")
-            table.add_row(self.side_label(side), str(obs["scores"][side]), minimum,
-                          _cards_text(obs["red_threes"][side]), melds if obs["melds"][side] else Text("-"))
+            row = [self.side_label(side), str(obs["scores"][side])]
+            if show_minimum:
+                row.append(str(obs["minimum"][side]) + ("" if not obs["opened"][side] else " (opened)"))
+            cells: list[str | Text] = list(row)
+            if show_threes:
+                cells.append(_cards_text(obs["red_threes"][side]))
+            table.add_row(*cells, melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
@@ -166,6 +177,9 @@ class TerminalGame:
             for item in items:
                 table.add_row(item.replace("_", " "), *(str(s["items"].get(item, 0)) for s in sides))
             table.add_row("hand total", *(str(s["total"]) for s in sides), style="bold")
+            if any("naturals" in s for s in sides):  # Mille: asterisks and chapeaux
+                table.add_row("naturals", *("*" * s.get("naturals", 0) or "-" for s in sides))
+                table.add_row("chapeau", *("yes" if s.get("chapeau") else "-" for s in sides))
             table.add_row("game score", *(str(t) for t in hr["totals"]), style="bold")
             self.console.print(table)
             if not g.is_over:
@@ -181,6 +195,11 @@ class TerminalGame:
         label = self.side_label(g.winner)
         verb = "win" if label == "you" else "wins"
         self.say(f"{label[0].upper()}{label[1:]} {verb}, {scores}." + (" Well played!" if mine else ""), "bold green")
+        settlement = g.settlement()
+        if settlement is not None:
+            for line in settlement_lines(settlement, self.side_label):
+                self.say(line)
+
 
     # ---------------------------------------------------------------- actions
     def announce(self, actor: int, action: Action) -> None:
@@ -330,4 +349,24 @@ def run_play(*, variant: str, players: int, seed: int | None, rules: dict[str, A
     TerminalGame(game, seat, input_fn, console).run()
 
 
-__all__ = ["HELP", "TerminalGame", "run_play"]
+def settlement_lines(s: dict[str, Any], label: Callable[[int], str]) -> list[str]:
+    """Mille's end of game in words: skunk, naturals and chapeaux, and the payment if playing for money."""
+    loser, winner = label(s["loser"]), label(s["winner"])
+    skunk = {None: "no skunk", "skunk": "a skunk (the loser scored under 600): payment doubled",
+             "double_skunk": "a double skunk (the loser is negative): payment tripled"}[s["skunk"]]
+    lines = [f"Winner's naturals: {s['winner_naturals']}; loser's chapeaux: {s['loser_chapeaux']}; "
+             f"scores rounded {s['rounded_scores'][0]} and {s['rounded_scores'][1]}: "
+             f"{s['hundreds']} hundred(s) apart; {skunk}."]
+    if s["payment"] is None:
+        lines.append("Not played for money (set stakes_small / stakes_large to settle stakes).")
+    else:
+        small, large = s["stakes"]
+        it = s["items"]
+        lines.append(f"Stakes {small}-{large}: losing {it['losing']} + naturals {it['winner_naturals']} + "
+                     f"chapeaux {it['loser_chapeaux']} + difference {it['difference']}"
+                     + (f", x{s['multiplier']}" if s["multiplier"] > 1 else "")
+                     + f" = {s['payment']}: {loser} {'pay' if loser == 'you' else 'pays'} {winner} {s['payment']}.")
+    return lines
+
+
+__all__ = ["HELP", "TerminalGame", "run_play", "settlement_lines"]

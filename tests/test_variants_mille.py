@@ -249,6 +249,19 @@ def test_stock_and_pile_used_up_ends_the_hand() -> None:
     assert g.hand_results[-1]["went_out"] is None
 
 
+def test_restock_limit_option_ends_a_stalled_hand() -> None:
+    """Open point (docs): the text sets no limit on restocks, so two players who cannot meld their
+    last cards could restock for ever; by default the stock is rebuilt at most 5 times a hand."""
+    g = mille(hands={0: "Kh 5c", 1: "4c 4d"}, pile="6d 7h 8s", rest=1, reshuffles=5)
+    assert legal_texts(g) == {"end"}
+    g = mille(hands={0: "Kh 5c", 1: "4c 4d"}, pile="6d 7h 8s", rest=1, reshuffles=5,
+              rules={"restock_limit": 0})
+    assert legal_texts(g) == {"draw"}
+    g = mille(hands={0: "Kh 5c", 1: "4c 4d"}, pile="6d 7h 8s", rest=1, reshuffles=4)
+    act(g, "draw")
+    assert g.reshuffles == 5
+
+
 # --------------------------------------------------------------- values
 @pytest.mark.parametrize(("text", "value"), [
     ("Qs", 100), ("Jd", 50), ("Ah", 15), ("Ks", 10), ("Qh", 10), ("Jh", 10), ("Jc", 10), ("10c", 10),
@@ -469,3 +482,57 @@ def test_observation_does_not_leak_hidden_cards() -> None:
     g2 = Game.from_dict(other)
     assert g.observation(0) == g2.observation(0)
     assert "stock" not in g.observation(0)
+
+
+# ------------------------------------------------------------- clients
+def test_terminal_game_plays_mille_and_reports_the_settlement(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from canasta.notation import format_action
+    from canasta.players import hint
+    from canasta.tui import TerminalGame, run_play
+
+    state: dict[str, Game] = {}
+    real_run = TerminalGame.run
+
+    def run_and_capture(self: TerminalGame) -> None:
+        state["game"] = self.game
+        real_run(self)
+
+    def typer(prompt: str) -> str:
+        g = state["game"]
+        return format_action(hint(g.observation(1), g.legal_actions())[0])
+
+    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
+    out = io.StringIO()
+    run_play(variant="mille", players=2, seed=3, rules={"stakes_small": 1}, seat=1, load=None,
+             input_fn=typer, output=out)
+    text = out.getvalue()
+    assert text.startswith("Mille, 2 players")
+    assert "red threes" not in text and "minimum" not in text
+    assert "naturals" in text and "chapeau" in text and "Game over" in text
+    assert "Stakes 1-3:" in text and "Not allowed" not in text
+
+
+def test_scorekeeper_scores_a_mille_hand() -> None:
+    """`canasta score` with Mille's values, both naturals (4x), asterisks and the chapeau."""
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data: dict[str, Any] = {"variant": "mille", "teams": [
+        {"name": "Ann", "melds": [["Kh", "Kh", "Kd", "Kd", "Ks", "Ks", "Kc", "Kc"], ["3h", "3d", "3s"]],
+         "hands": [[]], "went_out": True},
+        {"name": "Bob", "melds": [["7h", "7d", "2c"]], "hands": [["Qs", "Jd", "3c"]]}]}
+    out = score_input(data)
+    ann, bob = out["teams"]
+    assert ann["total"] == 4 * 80 + 2 * 15 and ann["naturals"] == 2 and not ann["chapeau"]
+    assert bob["total"] == 30 - 155 and bob["naturals"] == 0 and bob["chapeau"]
+    sheet = render_sheet(data, out)
+    assert "Mille" in sheet and "**" in sheet and "Chapeau" in sheet
+    bad = {"variant": "mille", "teams": [{"melds": [["Kh", "Kd"]], "hands": [[]], "went_out": True},
+                                         {"hands": [["4c"]]}]}
+    with pytest.raises(ScoreInputError, match="at least three cards"):
+        score_input(bad)
+    red = {"variant": "mille", "teams": [{"threes": ["3h"], "hands": [["4c"]]}, {"hands": [["4d"]]}]}
+    with pytest.raises(ScoreInputError, match="no red threes"):
+        score_input(red)

@@ -344,7 +344,7 @@ class Game:
         v = self.variant
         if not v.rules["stock_reshuffle"] or not self.pile:
             return False
-        if v.RESTOCK_LIMIT is not None and self.reshuffles >= v.RESTOCK_LIMIT:
+        if v.restock_limit is not None and self.reshuffles >= v.restock_limit:
             return False
         return len(self.pile) >= 2 or not v.RESTOCK_KEEPS_UPCARD
 

@@ -149,6 +149,7 @@ class Classic(Variant):
         self.frozen_pile_add_to_meld: bool = r["frozen_pile_add_to_meld"]
         self.wild_canastas: bool = r["wild_canastas"]
         self.target_score: int = r["target_score"]
+        self.restock_limit: int | None = self.RESTOCK_LIMIT
         values = [0] * NUM_CODES
         for code in range(8, 60):
             rank = rank_of(code)

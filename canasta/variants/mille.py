@@ -59,6 +59,11 @@ MILLE_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "or whose score for the last hand is negative ('negative_last_hand', the literal words)",
            "Denexa: 'If the losing player ended the hand with a negative score, it is a double skunk.'",
            ("negative_total", "negative_last_hand")),
+    Option("restock_limit", 5, "times the stock may be rebuilt from the pile in one hand; after that a player who "
+           "cannot draw takes the pile if able or ends the hand (nobody goes out); 0: no limit, as the text "
+           "(a hand can then go on for ever when neither player can meld their last cards)",
+           "Denexa: 'If the stock is depleted, the upcard is set aside and the remainder of the discard pile is "
+           "shuffled and turned face down to form a new stock.' (no limit given)"),
     Option("meld_min_naturals", 1, "natural cards a new meld needs; the text sets no minimum (2s 'may be melded "
            "alongside any other combination of cards'), 2 as in Canasta",
            "Denexa: '2s are considered wild cards, and may be melded alongside any other combination of cards.'",
@@ -98,7 +103,6 @@ class Mille(Classic):
     #: a meld of 2s may hold all eight 2s of the pack
     WILD_MELD_MAX: ClassVar[int] = 8
     RESTOCK_KEEPS_UPCARD: ClassVar[bool] = True
-    RESTOCK_LIMIT: ClassVar[int | None] = None
     FROZEN_PILE_TEXT: ClassVar[str | None] = (
         "(Mille: 'A 2 cannot be used to take the discard pile; this can only be done with two or more "
         "natural cards of the same rank as the upcard')")
@@ -123,6 +127,9 @@ class Mille(Classic):
         if small < 0 or large < 0:
             raise OptionError("stakes are amounts of money: 0 or more")
         self.stakes: tuple[int, int] | None = (small, large) if small or large else None
+        if self.rules["restock_limit"] < 0:
+            raise OptionError("restock_limit is a number of restocks: 0 (no limit) or more")
+        self.restock_limit = self.rules["restock_limit"] or None
 
     def deck(self) -> list[int]:
         """'a 104-card deck formed by shuffling together two standard 52-card decks'."""
