@@ -25,6 +25,7 @@ from canasta.engine.game import Game
 from canasta.errors import IllegalActionError, NotationError, OptionError
 from canasta.notation import format_action, parse_action
 from canasta.players import BasicPlayer, Player, hint
+from canasta.scoring import settlement_lines
 
 HELP = """\
 Actions (one step at a time; a turn is draw/take, then melds and additions, then a discard):
@@ -349,24 +350,4 @@ def run_play(*, variant: str, players: int, seed: int | None, rules: dict[str, A
     TerminalGame(game, seat, input_fn, console).run()
 
 
-def settlement_lines(s: dict[str, Any], label: Callable[[int], str]) -> list[str]:
-    """Mille's end of game in words: skunk, naturals and chapeaux, and the payment if playing for money."""
-    loser, winner = label(s["loser"]), label(s["winner"])
-    skunk = {None: "no skunk", "skunk": "a skunk (the loser scored under 600): payment doubled",
-             "double_skunk": "a double skunk (the loser is negative): payment tripled"}[s["skunk"]]
-    lines = [f"Winner's naturals: {s['winner_naturals']}; loser's chapeaux: {s['loser_chapeaux']}; "
-             f"scores rounded {s['rounded_scores'][0]} and {s['rounded_scores'][1]}: "
-             f"{s['hundreds']} hundred(s) apart; {skunk}."]
-    if s["payment"] is None:
-        lines.append("Not played for money (set stakes_small / stakes_large to settle stakes).")
-    else:
-        small, large = s["stakes"]
-        it = s["items"]
-        lines.append(f"Stakes {small}-{large}: losing {it['losing']} + naturals {it['winner_naturals']} + "
-                     f"chapeaux {it['loser_chapeaux']} + difference {it['difference']}"
-                     + (f", x{s['multiplier']}" if s["multiplier"] > 1 else "")
-                     + f" = {s['payment']}: {loser} {'pay' if loser == 'you' else 'pays'} {winner} {s['payment']}.")
-    return lines
-
-
-__all__ = ["HELP", "TerminalGame", "run_play", "settlement_lines"]
+__all__ = ["HELP", "TerminalGame", "run_play"]

@@ -536,3 +536,18 @@ def test_scorekeeper_scores_a_mille_hand() -> None:
     red = {"variant": "mille", "teams": [{"threes": ["3h"], "hands": [["4c"]]}, {"hands": [["4d"]]}]}
     with pytest.raises(ScoreInputError, match="no red threes"):
         score_input(red)
+
+
+def test_record_replay_reports_the_settlement() -> None:
+    """`canasta replay` of a finished Mille game ends with the skunk and stakes lines."""
+    from canasta.record import replay_command
+
+    g = Game("mille", 2, 12, {"stakes_small": 2})
+    rng = random.Random(3)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    s = g.settlement()
+    assert s is not None
+    text = replay_command(export_record(g))
+    assert f"= {s['payment']}: side {s['loser']} pays side {s['winner']} {s['payment']}." in text
+    assert "all legal and matching the record" in text
