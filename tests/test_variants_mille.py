@@ -551,3 +551,24 @@ def test_record_replay_reports_the_settlement() -> None:
     text = replay_command(export_record(g))
     assert f"= {s['payment']}: side {s['loser']} pays side {s['winner']} {s['payment']}." in text
     assert "all legal and matching the record" in text
+
+
+def test_environments_run_mille() -> None:
+    """The Gymnasium and PettingZoo environments play Mille through the shared action encoding."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+    from pettingzoo.test import api_test
+
+    from canasta.env.gym_env import CanastaGymEnv
+    from canasta.env.pettingzoo_env import env as pz_env
+
+    e = CanastaGymEnv("mille", 2, opponents="random")
+    obs, _ = e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    done, steps = False, 0
+    while not done and steps < 5000:
+        obs, _, term, trunc, _ = e.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
+        done, steps = term or trunc, steps + 1
+    assert done
+    api_test(pz_env(variant="mille", players=2), num_cycles=200)
