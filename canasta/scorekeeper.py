@@ -26,7 +26,7 @@ from canasta.cards import (
 )
 from canasta.engine.game import WILD_RANK
 from canasta.errors import CanastaError, NotationError, ScoreInputError
-from canasta.scoring import score_side
+from canasta.scoring import score_side, settlement_lines
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -34,7 +34,8 @@ from canasta.variants.classic import Classic
 #: penalty'; Denexa 'Penalties': 'Undeclared red 3s at end of hand: -500 points each.'
 UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
-TOP_KEYS = ("variant", "rules", "players", "teams")
+TOP_KEYS = ("variant", "rules", "players", "teams", "game")
+GAME_KEYS = ("scores", "naturals", "chapeaux")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
              "bonuses", "black_threes_removed")
 
@@ -381,7 +382,50 @@ def score_input(data: Any) -> dict[str, Any]:
             entry["naturals"] = scored["naturals"]
             entry["chapeau"] = scored.get("chapeau", False)
         result.append(entry)
-    return {"teams": result}
+    out: dict[str, Any] = {"teams": result}
+    if "game" in data:
+        out["game"] = _game_after(v, data["game"], result)
+    return out
+
+
+def _whole_numbers(value: Any, n: int, what: str, *, minimum: int | None = None) -> list[int]:
+    if not isinstance(value, list) or len(value) != n or any(
+            not isinstance(x, int) or isinstance(x, bool) or (minimum is not None and x < minimum) for x in value):
+        low = "" if minimum is None else f" of {minimum} or more"
+        raise ScoreInputError(f"'game': {what!r} must be a list of {n} whole numbers{low}, one per entry of 'teams', "
+                              f"not {value!r}")
+    return list(value)
+
+
+def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game after this hand: running scores, whether it ended, and the variant's settlement.
+
+    ``raw`` gives the game *before* this hand: ``scores`` (required), and for Mille the
+    ``naturals`` scored and ``chapeaux`` suffered so far by each player (default 0).
+    """
+    if not isinstance(raw, dict):
+        raise ScoreInputError(f"'game' must be an object with the scores before this hand, e.g. "
+                              f"{{\"scores\": [850, 420]}}, not {_type_name(raw)}")
+    unknown = [k for k in raw if k not in GAME_KEYS]
+    if unknown:
+        raise ScoreInputError(f"'game' has an unknown key {unknown[0]!r}; known: {', '.join(GAME_KEYS)}")
+    n = len(hand)
+    if "scores" not in raw:
+        raise ScoreInputError("'game' needs 'scores': each side's game score before this hand")
+    before = _whole_numbers(raw["scores"], n, "scores")
+    naturals = _whole_numbers(raw.get("naturals", [0] * n), n, "naturals", minimum=0)
+    chapeaux = _whole_numbers(raw.get("chapeaux", [0] * n), n, "chapeaux", minimum=0)
+    scores = [b + t["total"] for b, t in zip(before, hand, strict=True)]
+    top = max(scores)
+    winner = scores.index(top) if top >= v.target_score and scores.count(top) == 1 else None
+    # the game so far as hand results: the settlement hook counts naturals and chapeaux from them
+    history: list[dict[str, Any]] = [{"sides": [{"total": 0, "naturals": naturals[s] if k == 0 else 0,
+                                                 "chapeau": k < chapeaux[s]} for s in range(n)]}
+                                     for k in range(max([1, *chapeaux]))]
+    history.append({"sides": [{"total": t["total"], "naturals": t.get("naturals", 0),
+                               "chapeau": t.get("chapeau", False)} for t in hand]})
+    return {"scores": scores, "target": v.target_score, "over": winner is not None, "winner": winner,
+            "settlement": v.settle(scores, history, winner) if winner is not None else None}
 
 
 def _who(i: int, raw: dict[str, Any], partnership: bool) -> str:
@@ -427,6 +471,9 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
         out.append(line(label, [str(t["items"].get(key, 0)) for t in teams_out]))
     out.append("-" * (label_w + len(heads) * (col_w + 2)))
     out.append(line("Total", [str(t["total"]) for t in teams_out]))
+    game = result.get("game")
+    if game is not None:
+        out.append(line("Game score", [str(s) for s in game["scores"]]))
     if any("naturals" in t for t in teams_out):
         out.append(line("Naturals", ["*" * t.get("naturals", 0) or "-" for t in teams_out]))
         out.append(line("Chapeau", ["yes" if t.get("chapeau") else "-" for t in teams_out]))
@@ -434,6 +481,14 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
         if isinstance(raw, dict) and raw.get("went_out") is True:
             out.append("")
             out.append(f"{heads[i]} went out{' concealed' if raw.get('concealed') is True else ''}.")
+    if game is not None:
+        out.append("")
+        if game["winner"] is None:
+            out.append(f"The game goes on (target {game['target']}).")
+        else:
+            out.append(f"{heads[game['winner']]} wins the game, {' to '.join(map(str, game['scores']))}.")
+            if game["settlement"] is not None:
+                out.extend(settlement_lines(game["settlement"], lambda s: heads[s]))
     return "\n".join(out)
 
 

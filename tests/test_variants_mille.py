@@ -572,3 +572,31 @@ def test_environments_run_mille() -> None:
         done, steps = term or trunc, steps + 1
     assert done
     api_test(pz_env(variant="mille", players=2), num_cycles=200)
+
+
+def test_scorekeeper_settles_the_game_from_the_scores_before_the_hand() -> None:
+    """`canasta score` with 'game' (scores, naturals and chapeaux before the hand): the game end at
+    1200 and the stakes - 'The larger amount once for losing the game [...] once for each natural
+    scored by the winner [...] once for each of the loser's chapeaux [...] In the event of a skunk,
+    the payment is doubled'."""
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data: dict[str, Any] = {
+        "variant": "mille", "rules": {"stakes_small": 1, "stakes_large": 3},
+        "game": {"scores": [1090, 520], "naturals": [2, 0], "chapeaux": [0, 1]},
+        "teams": [{"name": "Ann", "melds": [["Kh", "Kh", "Kd", "Kd", "Ks", "Ks", "Kc", "Kc"], ["3h", "3d", "3s"]],
+                   "hands": [[]], "went_out": True},
+                  {"name": "Bob", "melds": [["7h", "7d", "2c"]], "hands": [["Qs", "Jd", "3c"]]}]}
+    out = score_input(data)
+    game = out["game"]
+    assert game["scores"] == [1440, 395] and game["winner"] == 0
+    s = game["settlement"]
+    assert s["winner_naturals"] == 4 and s["loser_chapeaux"] == 2 and s["hundreds"] == 10
+    assert s["payment"] == (3 + 4 * 3 + 2 * 3 + 10) * 2
+    assert "Bob pays Ann 62." in render_sheet(data, out)
+    data["game"] = {"scores": [100, 520]}
+    assert score_input(data)["game"]["winner"] is None
+    data["game"] = {"scores": [100]}
+    with pytest.raises(ScoreInputError, match="scores"):
+        score_input(data)
