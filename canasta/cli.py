@@ -222,7 +222,7 @@ def arena(
     games: Annotated[int, typer.Option(help="games to play (rounded up to whole duplicated deals)")] = 20,
     workers: Annotated[int | None, typer.Option(help="processes (default: all cores)")] = None,
     seed: Annotated[int, typer.Option(help="seed of the deals")] = 0,
-    table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides)")] = None,
+    table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides where the variant allows it)")] = None,
     hands: Annotated[int, typer.Option(help="end each game after this many hands (0: play to the target)")] = 0,
     rule: RuleOpt = None,
     out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),

@@ -600,3 +600,11 @@ def test_scorekeeper_settles_the_game_from_the_scores_before_the_hand() -> None:
     data["game"] = {"scores": [100]}
     with pytest.raises(ScoreInputError, match="scores"):
         score_input(data)
+
+
+def test_arena_seats_two_players_alone() -> None:
+    """`canasta arena --variant mille --players basic,random` needs no --table: Mille is for two."""
+    from canasta.arena import run_arena
+
+    result = run_arena("mille", ["basic", "random"], games=2, workers=1, seed=3, hands=1)
+    assert result["table"] == 2 and result["games"] == 2
