@@ -119,11 +119,11 @@ class Meld:
         return m
 
 
-def _rank_name(rank: int) -> str:
+def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     if rank == WILD_RANK:
         return "wild cards"
     if rank == THREE:
-        return "black threes"
+        return "3s" if threes_ordinary else "black threes"
     if not 4 <= rank <= 14:
         return f"rank {rank}"
     return format_rank(rank) + "s"
@@ -830,7 +830,7 @@ class Game:
             r = action.target
             m = melds.get(r)
             if m is None:
-                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r) if r else 'that rank'}")
+                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r, ordinary) if r else 'that rank'}")
             if r == THREE and not ordinary:
                 if wilds or any(not is_black_three(c) for c in cards) or m.size + len(cards) > 4:
                     return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
@@ -843,7 +843,7 @@ class Game:
                 if any(c >> 2 != r for c in nat_codes):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
                         return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", f"only {_rank_name(r)} and wild cards can be added to that meld")
+                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to that meld")
                 n2 = m.naturals + len(nat_codes)
                 w2 = m.wilds
                 for _ in range(wilds):
