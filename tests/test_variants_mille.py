@@ -635,3 +635,28 @@ def test_arena_seats_two_players_alone() -> None:
 
     result = run_arena("mille", ["basic", "random"], games=2, workers=1, seed=3, hands=1)
     assert result["table"] == 2 and result["games"] == 2
+
+
+def test_command_line_plays_checks_and_lists_mille(tmp_path: Any) -> None:
+    """`canasta soak/bench/play --variant mille` need no --players; `legal` and `variants` know Mille."""
+    from typer.testing import CliRunner
+
+    from canasta.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["soak", "--variant", "mille", "--hands", "3"])
+    assert result.exit_code == 0 and "mille, 2 players" in result.output and "no failures" in result.output
+    result = runner.invoke(app, ["bench", "--variant", "mille", "--seconds", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["play", "--variant", "mille", "--seed", "4"], input="quit\n")
+    assert result.exit_code == 0 and "Mille, 2 players, seed 4" in result.output
+    result = runner.invoke(app, ["play", "--variant", "mille", "--players", "4"])
+    assert result.exit_code == 2 and "mille is played by 2 players, not 4" in result.output
+    g = mille(hands={0: "Qs Qh Jd Jh 5c", 1: "4c 4d"}, phase="play")
+    path = tmp_path / "pos.json"
+    path.write_text(g.to_json())
+    result = runner.invoke(app, ["legal", str(path)])
+    assert result.exit_code == 0
+    assert {"0: discard Qs", "0: discard Qh", "0: discard Jd", "0: discard Jh"} <= set(result.output.split("\n"))
+    result = runner.invoke(app, ["variants"])
+    assert "mille: Mille (2 players)" in result.output and "stakes_small = 0" in result.output
