@@ -660,3 +660,25 @@ def test_command_line_plays_checks_and_lists_mille(tmp_path: Any) -> None:
     assert {"0: discard Qs", "0: discard Qh", "0: discard Jd", "0: discard Jh"} <= set(result.output.split("\n"))
     result = runner.invoke(app, ["variants"])
     assert "mille: Mille (2 players)" in result.output and "stakes_small = 0" in result.output
+
+
+def test_golden_record_replays_and_settles() -> None:
+    """tests/data/mille-2p-seed12.txt: a whole game of two BasicPlayers at stakes 1-3, replayed and
+    re-scored on every run; its result and settlement are pinned (a change of Mille's rules shows here)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "mille-2p-seed12.txt").read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026-11-23") == text
+    assert g.is_over and g.winner == 1 and g.scores == [340, 1205] and len(g.hand_results) == 6
+    totals = [0, 0]
+    for r in g.hand_results:
+        for side, s in enumerate(r["sides"]):
+            assert s["total"] == sum(s["items"].values()) and s["chapeau"] == (s["total"] < 0)
+            totals[side] += s["total"]
+        assert r["totals"] == totals
+    s = g.settlement()
+    assert s is not None
+    # loser 340 -> 300, winner 1205 -> 1200: 9 hundreds; 2 chapeaux of the loser; skunk (under 600)
+    assert (s["hundreds"], s["loser_chapeaux"], s["winner_naturals"], s["skunk"]) == (9, 2, 0, "skunk")
+    assert s["payment"] == (3 + 0 + 2 * 3 + 9 * 1) * 2 == 36
