@@ -175,6 +175,8 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     cls = find_variant(variant)
     if table is None:
         table = 4 if len(names) == 2 else len(names)
+        if table not in cls.player_counts and len(names) in cls.player_counts:
+            table = len(names)  # e.g. Mille: two players alone
     sides = cls(table, rules or {}).num_sides
     if len(names) != sides:
         raise ValueError(f"{variant} with {table} players has {sides} sides: name {sides} players, not {len(names)}")

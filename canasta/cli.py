@@ -28,6 +28,16 @@ def parse_rules(pairs: list[str] | None) -> dict[str, Any]:
     return rules
 
 
+def player_count(variant: str, players: int | None) -> int:
+    """``--players``, or by default 4 where the variant allows it, else its first count (Mille: 2)."""
+    if players is not None:
+        return players
+    from canasta.variants import find_variant
+
+    counts = find_variant(variant).player_counts
+    return 4 if 4 in counts else counts[0]
+
+
 def fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
@@ -36,7 +46,7 @@ def fail(message: str) -> None:
 @app.command()
 def play(
     variant: Annotated[str, typer.Option(help="variant name, e.g. classic")] = "classic",
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    players: Annotated[int | None, typer.Option(help="number of players (default 4, or the variant's only count)")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for the deal (random if omitted)")] = None,
     rule: RuleOpt = None,
     seat: Annotated[int, typer.Option(help="the seat you play (0-based)")] = 0,
@@ -46,7 +56,7 @@ def play(
     from canasta.tui import run_play
 
     try:
-        run_play(variant=variant, players=players, seed=seed, rules=parse_rules(rule), seat=seat, load=load)
+        run_play(variant=variant, players=player_count(variant, players), seed=seed, rules=parse_rules(rule), seat=seat, load=load)
     except CanastaError as exc:
         fail(str(exc))
 
@@ -114,7 +124,7 @@ def score(
 @app.command()
 def bench(
     variant: Annotated[str, typer.Option(help="variant name")] = "classic",
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    players: Annotated[int | None, typer.Option(help="number of players (default 4, or the variant's only count)")] = None,
     seconds: Annotated[float, typer.Option(help="how long to run")] = 10.0,
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     rule: RuleOpt = None,
@@ -125,7 +135,7 @@ def bench(
     from canasta.bench import render_bench, run_bench
 
     try:
-        result = run_bench(variant=variant, players=players, seconds=seconds, seed=seed,
+        result = run_bench(variant=variant, players=player_count(variant, players), seconds=seconds, seed=seed,
                            rules=parse_rules(rule), baseline=baseline)
     except CanastaError as exc:
         fail(str(exc))
@@ -136,7 +146,7 @@ def bench(
 @app.command()
 def soak(
     variant: Annotated[str, typer.Option(help="variant name")] = "classic",
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    players: Annotated[int | None, typer.Option(help="number of players (default 4, or the variant's only count)")] = None,
     hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     rule: RuleOpt = None,
@@ -146,7 +156,7 @@ def soak(
     from canasta.soak import render_soak, run_soak
 
     try:
-        result = run_soak(variant=variant, players=players, hands=hands, seed=seed, rules=parse_rules(rule))
+        result = run_soak(variant=variant, players=player_count(variant, players), hands=hands, seed=seed, rules=parse_rules(rule))
     except CanastaError as exc:
         fail(str(exc))
         return
@@ -222,7 +232,7 @@ def arena(
     games: Annotated[int, typer.Option(help="games to play (rounded up to whole duplicated deals)")] = 20,
     workers: Annotated[int | None, typer.Option(help="processes (default: all cores)")] = None,
     seed: Annotated[int, typer.Option(help="seed of the deals")] = 0,
-    table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides)")] = None,
+    table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides where the variant allows it)")] = None,
     hands: Annotated[int, typer.Option(help="end each game after this many hands (0: play to the target)")] = 0,
     rule: RuleOpt = None,
     out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),

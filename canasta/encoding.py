@@ -19,6 +19,9 @@ index       action
             two (22), a joker (23)
 24..465     ``meld``: 24 + slot * 34 + shape
 466..907    ``add``: 466 + slot * 34 + shape
+908..911    Mille: ``discard`` of the Q of spades / J of diamonds, ``add`` of one of
+            them, used only where the same move with a plain card of the rank is
+            legal too (their values differ; the plain card keeps the usual index)
 ==========  =====================================================================
 
 ``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
@@ -71,7 +74,14 @@ _SHAPE_INDEX = {s: i for i, s in enumerate(SHAPES)}
 NUM_SLOTS = 13
 MELD_BASE = 24
 ADD_BASE = MELD_BASE + NUM_SLOTS * len(SHAPES)
-NUM_ACTIONS = ADD_BASE + NUM_SLOTS * len(SHAPES)
+SPECIAL_BASE = ADD_BASE + NUM_SLOTS * len(SHAPES)
+#: Cards worth more than the others of their rank (Mille's Q of spades and J of diamonds): where a
+#: position lists a discard or single addition of one of them *and* of a plain card of its rank,
+#: the special card's action gets an index of its own here.
+_SPECIAL_CARDS = (12 * 4 + 0, 11 * 4 + 2)  # Qs, Jd
+_SPECIAL = {(DISCARD, c): i for i, c in enumerate(_SPECIAL_CARDS)} | \
+    {(ADD, c): len(_SPECIAL_CARDS) + i for i, c in enumerate(_SPECIAL_CARDS)}
+NUM_ACTIONS = SPECIAL_BASE + len(_SPECIAL)
 
 _TAKE_SHAPES = {(0, 0, 0): 0, (2, 0, 0): 1, (1, 1, 0): 2, (1, 0, 1): 3}
 
@@ -146,6 +156,9 @@ def describe_index(index: int) -> str:
     if index < DISCARD_BASE:
         return ("take", "take with a natural pair", "take with a natural and a joker",
                 "take with a natural and a two")[index - TAKE_BASE]
+    if index >= SPECIAL_BASE:
+        kind, code = next(key for key, i in _SPECIAL.items() if i == index - SPECIAL_BASE)
+        return f"{kind} {'the queen of spades' if code == _SPECIAL_CARDS[0] else 'the jack of diamonds'} (Mille)"
     if index < MELD_BASE:
         k = index - DISCARD_BASE
         names = [f"rank {r}" for r in range(4, 15)] + ["a black three", "a two", "a joker"]
@@ -164,24 +177,39 @@ def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
     for a in legal:
         i = encode_action(a)
         if i in out:
-            raise ValueError(f"{a!r} and {out[i]!r} share action index {i}")
+            # the same move with a plain card and with a card of its own value (Mille): the special one moves
+            b = out[i]
+            special = _special_index(a)
+            if special is None:
+                special, a, b = _special_index(b), b, a
+            if special is None or special in out:
+                raise ValueError(f"{a!r} and {b!r} share action index {i}")
+            out[i] = b
+            i = special
         out[i] = a
     return out
+
+
+def _special_index(a: Action) -> int | None:
+    if len(a.cards) != 1:
+        return None
+    k = _SPECIAL.get((a.kind, a.cards[0]))
+    return None if k is None else SPECIAL_BASE + k
 
 
 def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     """A 0/1 vector of length NUM_ACTIONS: 1 at the index of each legal action."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    for a in legal:
-        mask[encode_action(a)] = 1
+    for i in legal_indices(legal):
+        mask[i] = 1
     return mask
 
 
 def decode(index: int, legal: Sequence[Action]) -> Action:
     """The legal action with this index; ValueError if none has it."""
-    for a in legal:
-        if encode_action(a) == index:
-            return a
+    a = legal_indices(legal).get(index)
+    if a is not None:
+        return a
     raise ValueError(f"action index {index} ({describe_index(index)}) is not legal here")
 
 

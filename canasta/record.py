@@ -25,6 +25,7 @@ from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError, IllegalActionError, NotationError
 from canasta.notation import format_move, parse_move
+from canasta.scoring import settlement_lines
 from canasta.variants import find_variant
 
 #: A card in a record; ``None`` is a card hidden by redaction (written ``??``).
@@ -478,6 +479,9 @@ def replay_command(text: str) -> str:
         lines.append(f"{r['hand']:>4}{cells}  {out}")
     if game.winner is not None:
         lines.append(f"side {game.winner} wins: {' to '.join(map(str, game.scores))}")
+        settlement = game.settlement()
+        if settlement is not None:  # Mille: skunks and the stakes
+            lines.extend(settlement_lines(settlement, lambda s: f"side {s}"))
     else:
         lines.append(f"unfinished: hand {game.hand_no} in play, scores {' '.join(map(str, game.scores))}")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from canasta.cards import (
 )
 from canasta.engine.game import WILD_RANK
 from canasta.errors import CanastaError, NotationError, ScoreInputError
-from canasta.scoring import score_side
+from canasta.scoring import score_side, settlement_lines
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -34,7 +34,8 @@ from canasta.variants.classic import Classic
 #: penalty'; Denexa 'Penalties': 'Undeclared red 3s at end of hand: -500 points each.'
 UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
-TOP_KEYS = ("variant", "rules", "players", "teams")
+TOP_KEYS = ("variant", "rules", "players", "teams", "game")
+GAME_KEYS = ("scores", "naturals", "chapeaux")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
              "bonuses", "black_threes_removed")
 
@@ -52,6 +53,8 @@ ITEM_LABELS = {
     "seven_canastas": "Seven canastas",
     "undeclared_red_threes": "Undeclared red threes",
     "failed_go_out": "Failed go-out",
+    "natural_melds": "Natural melds (extra)",
+    "no_twos_natural": "No 2s natural (extra)",
 }
 
 
@@ -175,7 +178,7 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         if not cards:
             raise ScoreInputError(f"{where} is empty; a meld is at least three cards")
         shown = f"{where} ({' '.join(format_card(c) for c in cards)})"
-        if any(is_red_three(c) for c in cards):
+        if any(is_red_three(c) for c in cards) and not v.THREES_ORDINARY:
             raise ScoreInputError(f"{shown}: red threes are never melded; list them in 'threes' (laid out on the table)")
         problem = v.meld_problem(cards)
         if problem:
@@ -186,13 +189,15 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
                 f"{who} has two melds of {_rank_name(rank)} (melds {seen[rank]} and {i}); a side has only one meld "
                 "of each rank: write them as one meld")
         seen[rank] = i
-        if rank == THREE and not side.went_out:
+        if rank == THREE and not side.went_out and not v.THREES_ORDINARY:
             raise ScoreInputError(
                 f"{shown}: black threes are melded only by the player going out (Fragment 'Going Out'), "
                 f"and {who} did not go out")
         side.melds.append((rank, cards))
 
     side.threes = _cards(raw.get("threes", []), f"{who}, threes")
+    if v.THREES_ORDINARY and (side.threes or raw.get("undeclared_red_threes")):
+        raise ScoreInputError(f"{who}: {v.title} has no red threes to lay out; threes are melded or held like other cards")
     for c in side.threes:
         if is_black_three(c):
             raise ScoreInputError(
@@ -207,7 +212,7 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         where = f"{who}, hand {j}" if partnership else f"{who}, hand"
         hand = _cards(hand_raw, where)
         for c in hand:
-            if is_red_three(c):
+            if is_red_three(c) and not v.THREES_ORDINARY:
                 raise ScoreInputError(
                     f"{where}: {format_card(c)} is a red three; red threes belong in 'threes' "
                     "(one never declared counts in 'undeclared_red_threes' instead)")
@@ -372,8 +377,55 @@ def score_input(data: Any) -> dict[str, Any]:
                 raise ScoreInputError(f"{s.who}: penalty name {name!r} is already a part of the score; choose another name")
         penalties = [("undeclared_red_threes", -v.UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
         scored = score_side(v, **args, penalties=penalties + s.penalties)
-        result.append({"total": scored["total"], "items": dict(scored["items"])})
-    return {"teams": result}
+        entry: dict[str, Any] = {"total": scored["total"], "items": dict(scored["items"])}
+        if "naturals" in scored:  # Mille: the asterisks and the chapeau of the hand
+            entry["naturals"] = scored["naturals"]
+            entry["chapeau"] = scored.get("chapeau", False)
+        result.append(entry)
+    out: dict[str, Any] = {"teams": result}
+    if "game" in data:
+        out["game"] = _game_after(v, data["game"], result)
+    return out
+
+
+def _whole_numbers(value: Any, n: int, what: str, *, minimum: int | None = None) -> list[int]:
+    if not isinstance(value, list) or len(value) != n or any(
+            not isinstance(x, int) or isinstance(x, bool) or (minimum is not None and x < minimum) for x in value):
+        low = "" if minimum is None else f" of {minimum} or more"
+        raise ScoreInputError(f"'game': {what!r} must be a list of {n} whole numbers{low}, one per entry of 'teams', "
+                              f"not {value!r}")
+    return list(value)
+
+
+def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game after this hand: running scores, whether it ended, and the variant's settlement.
+
+    ``raw`` gives the game *before* this hand: ``scores`` (required), and for Mille the
+    ``naturals`` scored and ``chapeaux`` suffered so far by each player (default 0).
+    """
+    if not isinstance(raw, dict):
+        raise ScoreInputError(f"'game' must be an object with the scores before this hand, e.g. "
+                              f"{{\"scores\": [850, 420]}}, not {_type_name(raw)}")
+    unknown = [k for k in raw if k not in GAME_KEYS]
+    if unknown:
+        raise ScoreInputError(f"'game' has an unknown key {unknown[0]!r}; known: {', '.join(GAME_KEYS)}")
+    n = len(hand)
+    if "scores" not in raw:
+        raise ScoreInputError("'game' needs 'scores': each side's game score before this hand")
+    before = _whole_numbers(raw["scores"], n, "scores")
+    naturals = _whole_numbers(raw.get("naturals", [0] * n), n, "naturals", minimum=0)
+    chapeaux = _whole_numbers(raw.get("chapeaux", [0] * n), n, "chapeaux", minimum=0)
+    scores = [b + t["total"] for b, t in zip(before, hand, strict=True)]
+    top = max(scores)
+    winner = scores.index(top) if top >= v.target_score and scores.count(top) == 1 else None
+    # the game so far as hand results: the settlement hook counts naturals and chapeaux from them
+    history: list[dict[str, Any]] = [{"sides": [{"total": 0, "naturals": naturals[s] if k == 0 else 0,
+                                                 "chapeau": k < chapeaux[s]} for s in range(n)]}
+                                     for k in range(max([1, *chapeaux]))]
+    history.append({"sides": [{"total": t["total"], "naturals": t.get("naturals", 0),
+                               "chapeau": t.get("chapeau", False)} for t in hand]})
+    return {"scores": scores, "target": v.target_score, "over": winner is not None, "winner": winner,
+            "settlement": v.settle(scores, history, winner) if winner is not None else None}
 
 
 def _who(i: int, raw: dict[str, Any], partnership: bool) -> str:
@@ -419,10 +471,24 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
         out.append(line(label, [str(t["items"].get(key, 0)) for t in teams_out]))
     out.append("-" * (label_w + len(heads) * (col_w + 2)))
     out.append(line("Total", [str(t["total"]) for t in teams_out]))
+    game = result.get("game")
+    if game is not None:
+        out.append(line("Game score", [str(s) for s in game["scores"]]))
+    if any("naturals" in t for t in teams_out):
+        out.append(line("Naturals", ["*" * t.get("naturals", 0) or "-" for t in teams_out]))
+        out.append(line("Chapeau", ["yes" if t.get("chapeau") else "-" for t in teams_out]))
     for i, raw in enumerate(teams_in[:len(teams_out)]):
         if isinstance(raw, dict) and raw.get("went_out") is True:
             out.append("")
             out.append(f"{heads[i]} went out{' concealed' if raw.get('concealed') is True else ''}.")
+    if game is not None:
+        out.append("")
+        if game["winner"] is None:
+            out.append(f"The game goes on (target {game['target']}).")
+        else:
+            out.append(f"{heads[game['winner']]} wins the game, {' to '.join(map(str, game['scores']))}.")
+            if game["settlement"] is not None:
+                out.extend(settlement_lines(game["settlement"], lambda s: heads[s]))
     return "\n".join(out)
 
 

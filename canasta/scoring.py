@@ -6,7 +6,8 @@ so a hand is scored by exactly one piece of code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 if TYPE_CHECKING:
     from canasta.variants.classic import Classic
@@ -17,6 +18,10 @@ HandScore = dict[str, Any]
 class SideScore(TypedDict):
     total: int
     items: dict[str, int]
+    #: Mille: the naturals of the hand (asterisks on the score sheet).
+    naturals: NotRequired[int]
+    #: Mille: a negative hand score (a chapeau).
+    chapeau: NotRequired[bool]
 
 
 def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: list[int],
@@ -30,6 +35,15 @@ def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: li
     (natural 500, mixed 300). Variants change the pieces through the hooks
     ``canasta_kind``, ``red_three_score`` and ``removed_black_threes_bonus``.
     """
+    own = v.score_hand(melds, hands, went_out)
+    if own is not None:
+        for name, points in penalties or []:
+            own["items"][name] = own["items"].get(name, 0) + points
+        if penalties:
+            own["total"] = sum(own["items"].values())
+            if "chapeau" in own:
+                own["chapeau"] = own["total"] < 0
+        return own
     values = v.values
     items: dict[str, int] = {}
     melded = sum(values[c] for _, cards in melds for c in cards)
@@ -58,3 +72,24 @@ def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: li
     for name, points in penalties or []:
         items[name] = items.get(name, 0) + points
     return {"total": sum(items.values()), "items": items}
+
+
+def settlement_lines(s: dict[str, Any], label: Callable[[int], str]) -> list[str]:
+    """Mille's end of game in words: skunk, naturals and chapeaux, and the payment if playing for money."""
+    loser, winner = label(s["loser"]), label(s["winner"])
+    skunk = {None: "no skunk", "skunk": "a skunk (the loser scored under 600): payment doubled",
+             "double_skunk": "a double skunk (the loser is negative): payment tripled"}[s["skunk"]]
+    lines = [f"Winner's naturals: {s['winner_naturals']}; loser's chapeaux: {s['loser_chapeaux']}; "
+             f"scores rounded {s['rounded_scores'][0]} and {s['rounded_scores'][1]}: "
+             f"{s['hundreds']} hundred(s) apart; {skunk}."]
+    if s["payment"] is None:
+        lines.append("Not played for money (set stakes_small / stakes_large to settle stakes).")
+    else:
+        small, large = s["stakes"]
+        it = s["items"]
+        lines.append(f"Stakes {small}-{large}: losing {it['losing']} + naturals {it['winner_naturals']} + "
+                     f"chapeaux {it['loser_chapeaux']} + difference {it['difference']}"
+                     + (f", x{s['multiplier']}" if s["multiplier"] > 1 else "")
+                     + f" = {s['payment']}: {loser} {'pay' if loser == 'you' else 'pays'} {winner} {s['payment']}.")
+    return lines
+

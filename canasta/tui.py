@@ -25,6 +25,7 @@ from canasta.engine.game import Game
 from canasta.errors import IllegalActionError, NotationError, OptionError
 from canasta.notation import format_action, parse_action
 from canasta.players import BasicPlayer, Player, hint
+from canasta.scoring import settlement_lines
 
 HELP = """\
 Actions (one step at a time; a turn is draw/take, then melds and additions, then a discard):
@@ -108,7 +109,12 @@ class TerminalGame:
         obs = g.observation(self.seat)
         self.console.rule(f"Hand {obs['hand_no']} · dealer seat {obs['dealer']} · you are seat {self.seat}")
         table = Table(show_header=True, header_style="bold", expand=False)
-        for col in ("side", "score", "minimum", "red threes", "melds"):
+        v = g.variant
+        # Mille has no initial meld minimum and no red threes: those columns are left out
+        show_minimum = v.minimum(0) > 0
+        show_threes = not v.THREES_ORDINARY
+        cols = ["side", "score"] + (["minimum"] if show_minimum else []) + (["red threes"] if show_threes else [])
+        for col in [*cols, "melds"]:
             table.add_column(col)
         for side in range(g.num_sides):
             melds = Text()
@@ -118,11 +124,17 @@ class TerminalGame:
                 melds.append(str(m["rank"]), style="bold")
                 if m["canasta"]:
                     melds.append(" (natural canasta)" if m["natural"] else " (mixed canasta)", style="green")
+                elif not v.HAS_CANASTAS and m["natural"] and m["rank"] != "wild" and len(m["cards"]) >= 8:
+                    melds.append(" (natural: all eight)", style="green")
                 melds.append(": ", style="bold")
                 melds.append_text(_cards_text(m["cards"]))
-            minimum = str(obs["minimum"][side]) + ("" if not obs["opened"][side] else " (opened)")
-            table.add_row(self.side_label(side), str(obs["scores"][side]), minimum,
-                          _cards_text(obs["red_threes"][side]), melds if obs["melds"][side] else Text("-"))
+            row = [self.side_label(side), str(obs["scores"][side])]
+            if show_minimum:
+                row.append(str(obs["minimum"][side]) + ("" if not obs["opened"][side] else " (opened)"))
+            cells: list[str | Text] = list(row)
+            if show_threes:
+                cells.append(_cards_text(obs["red_threes"][side]))
+            table.add_row(*cells, melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
@@ -166,6 +178,9 @@ class TerminalGame:
             for item in items:
                 table.add_row(item.replace("_", " "), *(str(s["items"].get(item, 0)) for s in sides))
             table.add_row("hand total", *(str(s["total"]) for s in sides), style="bold")
+            if any("naturals" in s for s in sides):  # Mille: asterisks and chapeaux
+                table.add_row("naturals", *("*" * s.get("naturals", 0) or "-" for s in sides))
+                table.add_row("chapeau", *("yes" if s.get("chapeau") else "-" for s in sides))
             table.add_row("game score", *(str(t) for t in hr["totals"]), style="bold")
             self.console.print(table)
             if not g.is_over:
@@ -181,6 +196,11 @@ class TerminalGame:
         label = self.side_label(g.winner)
         verb = "win" if label == "you" else "wins"
         self.say(f"{label[0].upper()}{label[1:]} {verb}, {scores}." + (" Well played!" if mine else ""), "bold green")
+        settlement = g.settlement()
+        if settlement is not None:
+            for line in settlement_lines(settlement, self.side_label):
+                self.say(line)
+
 
     # ---------------------------------------------------------------- actions
     def announce(self, actor: int, action: Action) -> None:

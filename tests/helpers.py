@@ -57,8 +57,9 @@ def position(players: int = 4, *,
              frozen: bool | None = None,
              dealer: int | None = None,
              seed: int = 0,
+             variant: str = "classic",
              **fields: Any) -> Game:
-    """A Classic Canasta position.
+    """A position of Classic Canasta (or of ``variant``).
 
     - ``hands``: seat -> cards (seats not named hold no cards).
     - ``pile``: the discard pile, bottom first (the last card is the top).
@@ -71,11 +72,12 @@ def position(players: int = 4, *,
     - ``frozen``: by default the pile is frozen iff the named pile cards hold a
       wild card or a red three (a black three too under ``black_three_freezes``).
     - ``phase``: "draw" (turn start), "play" (after drawing) or "answer".
+    - ``variant``: the variant (default Classic), e.g. ``"mille"``.
     - ``fields``: any other key of ``Game.to_dict`` (``pending_value``,
       ``turn_created``, ``melded_before``, ``minimum_extra``, ...).
     """
     rules = dict(rules or {})
-    base = Game("classic", players, seed, rules)
+    base = Game(variant, players, seed, rules)
     d = base.to_dict()
     v = base.variant
     sides = v.num_sides

@@ -119,11 +119,11 @@ class Meld:
         return m
 
 
-def _rank_name(rank: int) -> str:
+def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     if rank == WILD_RANK:
         return "wild cards"
     if rank == THREE:
-        return "black threes"
+        return "3s" if threes_ordinary else "black threes"
     if not 4 <= rank <= 14:
         return f"rank {rank}"
     return format_rank(rank) + "s"
@@ -140,6 +140,15 @@ class Game:
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
         self._sides = [self.variant.side_of(s) for s in range(players)]
+        v = self.variant
+        #: per card code: a pile topped by it cannot be taken
+        self._blocks_pile = [v.blocks_pile(c) for c in range(NUM_CODES)]
+        self._threes_ordinary = v.THREES_ORDINARY
+        self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
+        self._min_naturals = v.min_naturals()
+        #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
+        #: listed as moves of their own, not folded into the rank's canonical card
+        self._special_codes = _special_codes(v.values, self._meld_ranks)
         self._partners = [self.variant.partner_of(s) for s in range(players)]
         self.num_players = players
         self.num_sides = self.variant.num_sides
@@ -205,7 +214,7 @@ class Game:
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
         # Red threes in the dealt hands go out at once and are replaced (Encyclopedia).
-        for i in range(n):
+        for i in range(n if not self._threes_ordinary else 0):
             seat = (self.dealer + 1 + i) % n
             if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
@@ -332,7 +341,14 @@ class Game:
         The pile is turned over once a hand: turning it over again and again could go on
         forever when nobody can meld or go out.
         """
-        return bool(self.stock) or bool(self.variant.rules["stock_reshuffle"] and self.pile and not self.reshuffles)
+        if self.stock:
+            return True
+        v = self.variant
+        if not v.rules["stock_reshuffle"] or not self.pile:
+            return False
+        if v.restock_limit is not None and self.reshuffles >= v.restock_limit:
+            return False
+        return len(self.pile) >= 2 or not v.RESTOCK_KEEPS_UPCARD
 
     def _take_is_forced(self, takes: list[Action]) -> bool:
         mode = self.variant.rules["stock_out"]
@@ -347,7 +363,7 @@ class Game:
         seat = self.turn
         side = self._sides[seat]
         top = self.pile[-1]
-        if _is_wild(top) or is_black_three(top) or is_red_three(top):
+        if self._blocks_pile[top]:
             return []  # Bicycle: 'When the discard pile is topped by a wild card or a black three ...'
         hand = self.hands[seat]
         if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
@@ -395,7 +411,14 @@ class Game:
         out: list[Action] = []
         append = out.append
         discards: list[Action] = []
-        for r in _NATURAL_RANKS:
+        ordinary = self._threes_ordinary
+        # a meld of one natural and two wild cards, where the variant allows it (Mille)
+        wild_pair = None
+        if self._min_naturals < 2:
+            all_w = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
+            if len(all_w) >= 2:
+                wild_pair = (all_w[0], all_w[1])
+        for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
             nat = h0 + h1 + h2 + h3
@@ -415,19 +438,23 @@ class Game:
                     append(_meld((codes[0], codes[1], codes[2])))
                 for w in wilds:
                     append(_meld((codes[0], codes[1], w)))
+            elif wild_pair is not None:
+                append(_meld((first, *wild_pair)))
+        if self._special_codes:
+            self._special_actions(hand, full, melds, out, discards)
         if wilds:
             for r, m in melds.items():
-                if r == THREE:
+                if r == THREE and not ordinary:
                     continue
                 n = len(m.cards)
                 if r == WILD_RANK:
-                    ok = n < 7
+                    ok = n < v.WILD_MELD_MAX
                 else:
                     ok = v.wild_capacity(m.naturals, m.wilds, n >= 7) > 0
                 if ok:
                     for w in wilds:
                         append(_add_wild(w, r))
-        bt = hand[12] + hand[15]
+        bt = 0 if ordinary else hand[12] + hand[15]
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
             append(Action(MELD, tuple(codes[:3])))
@@ -439,14 +466,14 @@ class Game:
                 codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
                 append(Action(MELD, tuple(codes[:3])))
         if size <= 4:
-            out.extend(self._completions(hand, melds, wilds))
+            out.extend(self._completions(hand, melds, wilds, ordinary))
         if size <= 4 or bt >= 3 or self.permission is not None:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
             append = out.append
         pending_ok = self._pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
-            for code in (12, 15):  # one black three stands for both (only the colour of threes matters)
+            for code in () if ordinary else (12, 15):  # one black three stands for both (only the colour matters)
                 if full[code]:
                     discards.append(_DISCARD_ACTIONS[code])
                     break
@@ -468,8 +495,24 @@ class Game:
             append(ASK_ACTION)
         return out
 
+    def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
+                         out: list[Action], discards: list[Action]) -> None:
+        """Moves of a card worth more than others of its rank (Mille's Q of spades): its own discard and add."""
+        specials = self._special_codes
+        for c in specials:
+            base = (c >> 2) * 4
+            for have, listed, table in ((full, discards, _DISCARD_ACTIONS), (hand, out, _ADD_NATURAL)):
+                if not have[c] or (table is _ADD_NATURAL and (c >> 2) not in melds):
+                    continue
+                # the special card and one plain card of its rank, each once
+                plain = next((x for x in range(base, base + 4) if x not in specials and have[x]), None)
+                for x in (c, plain):
+                    if x is not None and table[x] not in listed:
+                        listed.append(table[x])
+
     @staticmethod
-    def _completions(hand: list[int], melds: dict[int, Meld], wilds: list[int]) -> list[Action]:
+    def _completions(hand: list[int], melds: dict[int, Meld], wilds: list[int],
+                     threes_ordinary: bool = False) -> list[Action]:
         """Several cards onto one meld at once, for a hand of four cards or fewer.
 
         Going out may need the last cards to complete a canasta together: one at a time
@@ -478,7 +521,7 @@ class Game:
         all_wilds = tuple(c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c]))
         out: list[Action] = []
         for r in melds:
-            if r == THREE:
+            if r == THREE and not threes_ordinary:
                 continue
             if r == WILD_RANK:
                 if len(all_wilds) >= 2:
@@ -628,9 +671,10 @@ class Game:
         if not self.pile:
             return f(raise_error, "pile-empty", "the discard pile is empty")
         top = self.pile[-1]
-        if _is_wild(top) or is_black_three(top) or is_red_three(top):
+        if self._blocks_pile[top]:
             return f(raise_error, "pile-blocked",
-                     f"the pile is topped by {format_card(top)}: it cannot be taken until another card covers it (Bicycle 'Frozen Pile')")
+                     f"the pile is topped by {format_card(top)}: it cannot be taken until another card covers it "
+                     + (v.FROZEN_PILE_TEXT or "(Bicycle 'Frozen Pile')"))
         if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
             return f(raise_error, "one-card-pile",
                      "holding one card you may not take a pile of one card (Bicycle 'A player holding only one card may not take a discard pile of only one card')")
@@ -691,10 +735,14 @@ class Game:
     def _cards_joining_hand(self, cards: list[int], n: int | None = None) -> int:
         """How many of the first ``n`` cards of a taken pile go into the hand (red threes are
         laid out; Cuban black threes leave play)."""
+        if self._threes_ordinary:
+            return len(cards[:n])
         black_out = self.variant.REMOVES_BLACK_THREES_ON_TAKE
         return sum(1 for c in cards[:n] if not (is_red_three(c) or (black_out and is_black_three(c))))
 
     def _frozen_reason(self, side: int) -> str:
+        if self.variant.FROZEN_PILE_TEXT:
+            return "take the pile only with two natural cards of the top card's rank " + self.variant.FROZEN_PILE_TEXT
         if not self.opened[side]:
             return "your side has not melded, so the pile is frozen for you: take it only with a natural pair (Bicycle 'Taking the Pile')"
         return "the pile is frozen: take it only with a natural pair matching the top card (Bicycle 'Frozen Pile')"
@@ -719,8 +767,21 @@ class Game:
         nat_codes = [c for c in cards if not _is_wild(c)]
         size = self.hand_sizes[seat]
         counts = self._canastas(side)
+        ordinary = self._threes_ordinary
+        if action.kind == MELD and v.MELDS_JOIN:
+            rank = nat_codes[0] >> 2 if nat_codes else WILD_RANK
+            if rank in melds:
+                # Mille: 'All cards of the same rank that are laid down by a player are considered to form one meld'
+                if any(c >> 2 != rank for c in nat_codes):
+                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
+                if len(cards) < 3:
+                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                if nat_codes and len(nat_codes) < self._min_naturals:
+                    return f(raise_error, "meld-naturals",
+                             f"a meld must contain at least {self._min_naturals} natural cards")
+                return self._check_meld_like(Action(ADD, cards, rank), raise_error)
         if action.kind == MELD:
-            if nat_codes and all(is_black_three(c) for c in nat_codes):
+            if not ordinary and nat_codes and all(is_black_three(c) for c in nat_codes):
                 if wilds or not 3 <= len(cards) <= 4:
                     return f(raise_error, "black-three-meld",
                              "black threes meld only as three or four black threes without wild cards (Fragment)")
@@ -741,19 +802,21 @@ class Game:
                     return f(raise_error, "meld-size", "a meld needs at least three cards")
                 if WILD_RANK in melds:
                     return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
-                if len(cards) > 7:
-                    return f(raise_error, "meld-size", "a meld of wild cards has at most seven cards")
+                if len(cards) > v.WILD_MELD_MAX:
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
                 new_rank, nat, w = WILD_RANK, len(cards), 0
             else:
                 r = nat_codes[0] >> 2
-                if any(c >> 2 != r for c in nat_codes) or r == THREE:
-                    if any(is_red_three(c) for c in nat_codes):
+                if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
+                    if not ordinary and any(is_red_three(c) for c in nat_codes):
                         return f(raise_error, "red-three", "red threes are laid out, never melded")
                     return f(raise_error, "meld-rank", "a meld is three or more cards of one rank (Bicycle 'Melds')")
                 if r in melds:
                     return f(raise_error, "duplicate-meld",
                              f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
-                if len(nat_codes) < 2:
+                if len(nat_codes) < self._min_naturals:
+                    if self._min_naturals == 1:
+                        return f(raise_error, "meld-naturals", "a meld must contain a natural card")
                     return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards (Bicycle 'Melds')")
                 if len(cards) < 3:
                     return f(raise_error, "meld-size", "a meld needs at least three cards")
@@ -769,20 +832,20 @@ class Game:
             r = action.target
             m = melds.get(r)
             if m is None:
-                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r) if r else 'that rank'}")
-            if r == THREE:
+                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r, ordinary) if r else 'that rank'}")
+            if r == THREE and not ordinary:
                 if wilds or any(not is_black_three(c) for c in cards) or m.size + len(cards) > 4:
                     return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
             elif r == WILD_RANK:
                 if nat_codes:
                     return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
-                if m.size + len(cards) > 7:
-                    return f(raise_error, "meld-size", "a meld of wild cards has at most seven cards")
+                if m.size + len(cards) > v.WILD_MELD_MAX:
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
             else:
                 if any(c >> 2 != r for c in nat_codes):
-                    if any(is_red_three(c) for c in nat_codes):
+                    if not ordinary and any(is_red_three(c) for c in nat_codes):
                         return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", f"only {_rank_name(r)} and wild cards can be added to that meld")
+                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to that meld")
                 n2 = m.naturals + len(nat_codes)
                 w2 = m.wilds
                 for _ in range(wilds):
@@ -846,7 +909,7 @@ class Game:
         c = action.cards[0]
         if not self._has_cards(self.hands[seat], action.cards):
             return f(raise_error, "not-in-hand", "you do not hold that card")
-        if is_red_three(c):
+        if is_red_three(c) and not self._threes_ordinary:
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
@@ -916,7 +979,7 @@ class Game:
             before = len(got)
             if not self._draw_one(seat, got):
                 return
-            if is_red_three(got[before]) and not self._lay_out_red_threes(seat, got):
+            if is_red_three(got[before]) and not self._threes_ordinary and not self._lay_out_red_threes(seat, got):
                 return
 
     def _reshuffle(self) -> None:
@@ -924,6 +987,8 @@ class Game:
         self.reshuffles += 1
         cards = self.pile
         self.pile = []
+        if self.variant.RESTOCK_KEEPS_UPCARD:  # Mille: 'the upcard is set aside'; it stays face up as the pile
+            self.pile = [cards.pop()]
         self.frozen = False
         random.Random(f"{self.seed}/{self.hand_no}/reshuffle/{self.reshuffles}").shuffle(cards)
         self.stock = cards
@@ -973,8 +1038,9 @@ class Game:
             self.unusable = [0] * NUM_CODES
         removes_black_threes = self.variant.REMOVES_BLACK_THREES_ON_TAKE
         known = self.known[seat]
+        ordinary = self._threes_ordinary
         for c in rest:
-            if is_red_three(c):  # Bicycle: 'place the card face up but do not draw a new card'
+            if is_red_three(c) and not ordinary:  # Bicycle: 'place the card face up but do not draw a new card'
                 self.red_threes[side].append(c)
                 continue
             if removes_black_threes and is_black_three(c):
@@ -1001,6 +1067,9 @@ class Game:
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
+        if rank in self.melds[side]:  # a variant where melds of one rank join (MELDS_JOIN)
+            self._do_add(Action(ADD, cards, rank))
+            return
         m = Meld(rank, list(cards))
         self.melds[side][rank] = m
         self.turn_created.add(rank)
@@ -1165,7 +1234,7 @@ class Game:
             "pile": [format_card(c) for c in self.pile],
             "frozen": self.frozen or v.always_frozen,
             "melds": [[{"rank": _meld_rank_text(m.rank), "cards": [format_card(c) for c in m.cards],
-                        "canasta": m.size >= 7, "natural": m.wilds == 0}
+                        "canasta": v.HAS_CANASTAS and m.size >= 7, "natural": m.wilds == 0}
                        for m in self.melds[s].values()] for s in range(self.num_sides)],
             "red_threes": [[format_card(c) for c in r] for r in self.red_threes],
             "removed": [[format_card(c) for c in r] for r in self.removed],
@@ -1177,7 +1246,14 @@ class Game:
             "permission": self.permission,
             "hand_results": self.hand_results,
             "winner": self.winner,
+            "settlement": self.settlement(),
         }
+
+    def settlement(self) -> dict[str, Any] | None:
+        """The variant's end-of-game settlement (Mille's stakes) once the game is over, else None."""
+        if self.phase != P_OVER:
+            return None
+        return self.variant.settle(list(self.scores), self.hand_results, self.winner)
 
     # --------------------------------------------------------- persistence
     def copy(self) -> Game:
@@ -1378,6 +1454,16 @@ class Game:
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
+
+
+def _special_codes(values: list[int], ranks: range) -> tuple[int, ...]:
+    """Suited cards of these meldable ranks whose value differs from most cards of their rank."""
+    out: list[int] = []
+    for r in ranks:
+        vals = [values[r * 4 + s] for s in range(4)]
+        usual = max(set(vals), key=vals.count)
+        out.extend(r * 4 + s for s in range(4) if vals[s] != usual)
+    return tuple(out)
 
 
 def _meld_rank_text(rank: int) -> str:

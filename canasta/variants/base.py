@@ -58,6 +58,8 @@ class Variant:
     rules_version: ClassVar[int] = 1
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     options: ClassVar[dict[str, Option]] = {}
+    #: Rules of a parent variant that this variant fixes (not options of its own): name -> value.
+    fixed_rules: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, num_players: int, rules: dict[str, Any] | None = None) -> None:
         if num_players not in self.player_counts:
@@ -65,6 +67,12 @@ class Variant:
             raise OptionError(f"{self.name} is played by {counts} players, not {num_players}")
         self.num_players = num_players
         chosen = dict(rules or {})
+        for key, value in list(chosen.items()):
+            if key in self.fixed_rules and key not in self.options:
+                # a full rules dict (e.g. from an observation) may name them, with the fixed value
+                if value != self.fixed_rules[key]:
+                    raise OptionError(f"{self.name} fixes the table rule {key!r} at {self.fixed_rules[key]!r}")
+                del chosen[key]
         unknown = sorted(set(chosen) - set(self.options))
         if unknown:
             raise OptionError(

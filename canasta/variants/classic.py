@@ -10,11 +10,14 @@ is documented in docs/variants/classic.md and the other reading is an option.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
 from canasta.errors import OptionError
 from canasta.variants.base import Option, Variant, standard_deck
+
+if TYPE_CHECKING:
+    from canasta.scoring import SideScore
 
 CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_size", 0, "cards dealt to each player; 0 means by player count (11 for 4, 13 for 3, 15 for 2)",
@@ -104,6 +107,22 @@ class Classic(Variant):
     MAX_WILDS: ClassVar[int] = 3
     MIN_NATURALS: ClassVar[int] = 2
     CANASTA_SIZE: ClassVar[int] = 7
+    #: The variant has canastas (Mille has none: its melds are only sets of a rank).
+    HAS_CANASTAS: ClassVar[bool] = True
+    #: Threes are an ordinary meldable rank (no red-three bonus, no black-three block) - Mille.
+    THREES_ORDINARY: ClassVar[bool] = False
+    #: A meld of a rank the side already has joins that meld instead of being refused - Mille
+    #: ('All cards of the same rank that are laid down by a player are considered to form one meld').
+    MELDS_JOIN: ClassVar[bool] = False
+    #: Most cards in a meld made only of wild cards (where the table rules allow one).
+    WILD_MELD_MAX: ClassVar[int] = 7
+    #: Restocking from the pile (table rule ``stock_reshuffle``): the top card stays as the new
+    #: pile ('the upcard is set aside', Mille) or the whole pile is turned over; how often per hand
+    #: (None: every time the stock runs out).
+    RESTOCK_KEEPS_UPCARD: ClassVar[bool] = False
+    RESTOCK_LIMIT: ClassVar[int | None] = 1
+    #: Why a player may not take the pile with a wild card, if the variant words it its own way.
+    FROZEN_PILE_TEXT: ClassVar[str | None] = None
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
@@ -130,6 +149,7 @@ class Classic(Variant):
         self.frozen_pile_add_to_meld: bool = r["frozen_pile_add_to_meld"]
         self.wild_canastas: bool = r["wild_canastas"]
         self.target_score: int = r["target_score"]
+        self.restock_limit: int | None = self.RESTOCK_LIMIT
         values = [0] * NUM_CODES
         for code in range(8, 60):
             rank = rank_of(code)
@@ -171,6 +191,25 @@ class Classic(Variant):
         if rank == THREE:
             return is_red_three(code) or self.rules["black_three_upcard_covered"]
         return False
+
+    def blocks_pile(self, code: int) -> bool:
+        """Bicycle: 'When the discard pile is topped by a wild card or a black three' it cannot be
+        taken; a red three on top is the turned upcard covered by the next card."""
+        return code == JOKER or rank_of(code) in (TWO, THREE)
+
+    def min_naturals(self) -> int:
+        """Natural cards a new meld needs (Bicycle 'at least two natural cards')."""
+        return self.MIN_NATURALS
+
+    def score_hand(self, melds: list[tuple[int, list[int]]], hands: list[list[int]],
+                   went_out: bool) -> SideScore | None:
+        """A variant's own hand score, or None for the table-driven Canasta scoring."""
+        return None
+
+    def settle(self, scores: list[int], hand_results: list[dict[str, Any]],
+               winner: int | None) -> dict[str, Any] | None:
+        """The end-of-game settlement between the players (Mille's stakes), or None."""
+        return None
 
     def upcard_freezes(self, code: int) -> bool:
         rank = rank_of(code)

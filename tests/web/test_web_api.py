@@ -462,3 +462,22 @@ def test_group_writer_commits_together_and_fails_only_the_loser(db_url: str) -> 
             assert list(seqs) == [1, 2, 3, 4, 5]
     finally:
         service.close()
+
+
+def test_mille_is_listed_and_a_hand_is_played(db_url: str, make_server: Callable[..., Server]) -> None:
+    """Mille appears in the variant list with its options, and a two-player game is created and played."""
+    server = make_server(db_url)
+    with server.http() as http:
+        variants = http.get("/api/variants").json()
+        mille = next(v for v in variants if v["name"] == "mille")
+        assert mille["player_counts"] == [2]
+        assert {o["name"] for o in mille["options"]} >= {"target_score", "stakes_small", "stakes_large"}
+        assert http.get("/rules/mille").status_code == 200
+    game = create(server, [ME, BOT], seed="7", variant="mille", rules={"stakes_small": 1})
+    ws = server.ws(game["id"], game["tokens"]["0"])
+    assert ws.recv()["type"] == "welcome"
+    play_hand(ws)
+    assert ws.state is not None
+    obs = ws.state["obs"]
+    assert obs["variant"] == "mille" and "naturals" in obs["hand_results"][0]["sides"][0]
+    ws.close()

@@ -254,8 +254,9 @@ function renderMelds() {
       const head = document.createElement("div");
       head.className = "meld-head";
       const min = o.minimum[side];
-      head.innerHTML = `<strong>${escapeHtml(sideName(side))}</strong> · minimum ${min}`
-        + (o.opened[side] ? " · opened" : "") + (side === o.side && o.pending_value ? ` · this turn ${o.pending_value}` : "");
+      // Mille has no initial meld minimum (0): only the name is shown
+      head.innerHTML = `<strong>${escapeHtml(sideName(side))}</strong>` + (min > 0 ? ` · minimum ${min}` : "")
+        + (o.opened[side] && min > 0 ? " · opened" : "") + (side === o.side && o.pending_value ? ` · this turn ${o.pending_value}` : "");
       row.append(head);
       const threes = document.createElement("div");
       threes.className = "red-threes";
@@ -588,7 +589,18 @@ function showSheet(result) {
   html += `<table class="scores sheet-table"><thead><tr><th></th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
   for (const k of keys) html += `<tr><td>${escapeHtml(itemLabel(k))}</td>${result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`;
   html += `<tr class="total"><td>This hand</td>${result.sides.map((s) => `<td>${s.total}</td>`).join("")}</tr>`;
+  if (result.sides.some((s) => s.naturals !== undefined)) {  // Mille: asterisks and chapeaux
+    html += `<tr><td>Naturals</td>${result.sides.map((s) => `<td>${"*".repeat(s.naturals || 0) || "-"}</td>`).join("")}</tr>`;
+    html += `<tr><td>Chapeau</td>${result.sides.map((s) => `<td>${s.chapeau ? "yes" : "-"}</td>`).join("")}</tr>`;
+  }
   html += `<tr class="total"><td>Game</td>${result.totals.map((t) => `<td>${t}</td>`).join("")}</tr></tbody></table>`;
+  const st = state && state.obs.settlement;
+  if (st && result === state.obs.hand_results[state.obs.hand_results.length - 1]) {
+    const skunk = st.skunk === "double_skunk" ? "double skunk (payment tripled)" : st.skunk === "skunk" ? "skunk (payment doubled)" : "no skunk";
+    html += `<p>${escapeHtml(sideName(st.winner))} wins: ${st.winner_naturals} natural(s), `
+      + `${escapeHtml(sideName(st.loser))} ${st.loser_chapeaux} chapeau(x), ${st.hundreds} hundred(s) apart, ${skunk}.`
+      + (st.payment !== null ? ` ${escapeHtml(sideName(st.loser))} pays ${st.payment}.` : "") + "</p>";
+  }
   $("sheet-body").innerHTML = html;
   const dialog = $("sheet");
   if (!dialog.open) dialog.showModal();
