@@ -22,6 +22,8 @@ import httpx
 import pytest
 from web_helpers import Server
 
+from canasta.variants import VARIANTS
+
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is not installed (run .ci/install-web.sh)", allow_module_level=True)
@@ -408,4 +410,32 @@ def test_idle_seat_played_by_the_computer_then_taken_back(browser: Any, tmp_path
     page.click("#reclaim-btn")
     page.wait_for_selector("#reclaim-btn", state="detached", timeout=WAIT)
     assert wait_turn_or_sheet(page) == "turn"  # the seat is the player's again: it gets its turn
+    context.close()
+
+
+@pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"classic"}))
+def test_every_variant_plays_a_hand_in_the_browser(browser: Any, server: Server, variant: str) -> None:
+    """Issue 8: 'a browser interface for every variant the engine has': each registered variant
+    is chosen on the start page and a whole hand is played by clicks, without a script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page.select_option("#variant", variant)
+    page.fill("#seed", "3")
+    page.click("#start-btn")
+    page.wait_for_url("**/table/*", timeout=WAIT)
+    page.wait_for_function("Number(document.body.dataset.version || -1) >= 0", timeout=WAIT)
+    for _ in range(600):
+        if wait_turn_or_sheet(page) != "turn":
+            break
+        play_one_by_clicks(page)
+    else:
+        raise AssertionError("the hand did not end")
+    page.wait_for_selector("#sheet[open]", timeout=WAIT)
+    assert "End of hand 1" in page.inner_text("#sheet")
+    assert page.locator("#score-table tbody tr").count() == 1
+    assert errors == []
     context.close()
