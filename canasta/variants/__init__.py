@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from canasta.errors import UnknownVariantError
 from canasta.variants.base import Option, Variant
+from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
 
@@ -28,5 +29,6 @@ def find_variant(name: str) -> type[Variant]:
 register(Classic)
 for _cls in REGIONAL_VARIANTS:
     register(_cls)
+register(Burraco)
 
-__all__ = ["VARIANTS", "Classic", "Cuban", "Option", "Uruguayan", "Variant", "find_variant", "register"]
+__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "Option", "Uruguayan", "Variant", "find_variant", "register"]
