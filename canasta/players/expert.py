@@ -187,6 +187,9 @@ class ExpertPlayer:
         if not legal:
             raise ValueError("no legal actions")
         basic_choice, basic_reason = self.basic.decide(obs, legal)
+        if getattr(find_variant(obs["variant"]), "MELD_IDS", False):
+            # Search over meld-id variants (Burraco) is not implemented: play the rules player's move.
+            return basic_choice, basic_reason + " (no search for this variant yet)"
         if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
