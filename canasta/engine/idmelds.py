@@ -356,6 +356,25 @@ class IdMeldRules:
         kind, (cards, wild_index, low) = res
         return IdMeld(old.id, kind, cards, wild_index, low), ""
 
+    def _meld_rule(self, action: Action, why: str) -> str:
+        """The rule name of a refused meld or addition."""
+        if why.startswith("your side has no meld"):
+            return "no-such-meld"
+        if why.startswith("each partnership"):
+            return "duplicate-set"
+        if action.kind == ADD and why.startswith("add one card"):
+            return "add-one-card"
+        wild = sum(1 for c in action.cards if is_wild(c))
+        nat = [c for c in action.cards if not is_wild(c)]
+        if action.kind == ADD:
+            old = self.melds[self._sides[self.turn]][action.target - ID_BASE]
+            wild += old.wilds
+            nat += [c for i, c in enumerate(old.cards) if not is_wild(c) or (old.kind == "run" and i != old.wild_index)]
+        if nat and wild > self.variant.MAX_WILDS and (
+                len({c >> 2 for c in nat}) == 1 or len({c & 3 for c in nat}) == 1):
+            return "wild-limit"
+        return "meld-invalid"
+
     def _id_check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
@@ -366,10 +385,7 @@ class IdMeldRules:
             return f(raise_error, "not-in-hand", "you do not hold those cards")
         m, why = self._id_new_meld(action)
         if m is None:
-            rule = "no-such-meld" if why.startswith("your side has no meld") else \
-                "duplicate-set" if why.startswith("each partnership") else \
-                "wild-limit" if "wild card" in why and "one" in why else "meld-invalid"
-            return f(raise_error, rule, why)
+            return f(raise_error, self._meld_rule(action, why), why)
         left = self.hand_sizes[seat] - len(action.cards)
         if left > 1:
             return True
