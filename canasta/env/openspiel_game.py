@@ -14,7 +14,7 @@ that seed). The game models this as one explicit chance node at the start whose
 ``num_deals`` equally likely outcomes are the seed: after it every draw is
 determined by the shuffled stock, and nothing else is random.
 
-**Actions** are the indices of canasta.encoding (``NUM_ACTIONS`` distinct
+**Actions** are the indices of canasta.encoding (``num_actions(variant)`` distinct
 actions, one per kind of card use). **Returns** are zero-sum: each player gets
 its side's score over the episode's hands minus the mean over the sides, in
 thousands of points.
@@ -39,7 +39,7 @@ import numpy as np
 import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
-from canasta.encoding import NUM_ACTIONS, OBS_SIZE, decode, encode_observation, legal_indices
+from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
 from canasta.engine.actions import ADD, DISCARD, DRAW, MELD, TAKE
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
@@ -77,7 +77,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         rules: dict[str, Any] = json.loads(str(p["rules"]))
         Game(str(p["variant"]), players, 0, rules)  # validates the parameters
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=num_actions(str(p["variant"])),
             max_chance_outcomes=int(p["num_deals"]),
             num_players=players,
             min_utility=-20.0 * hands,
@@ -97,7 +97,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         return CanastaState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
-        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant)
 
 
 class _Config:
@@ -144,7 +144,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
-        return sorted(legal_indices(self.game.legal_actions()))
+        return sorted(legal_indices(self.game.legal_actions(), self._g.variant))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         n = self._g.num_deals
@@ -157,7 +157,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             return
         g = self.game
         seat = g.actor
-        chosen = decode(int(action), g.legal_actions())
+        chosen = decode(int(action), g.legal_actions(), self._g.variant)
         before = list(g.hands[seat])
         hand_no = g.hand_no
         g.push(chosen)
@@ -188,11 +188,11 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             return f"deal {action}"
         if self.game is not None and not self._terminal() and player == self.game.actor:
             try:
-                return format_action(decode(int(action), self.game.legal_actions()))
+                return format_action(decode(int(action), self.game.legal_actions(), self._g.variant))
             except ValueError:
                 pass
         from canasta.encoding import describe_index
-        return describe_index(int(action))
+        return describe_index(int(action), self._g.variant)
 
     def returns(self) -> list[float]:
         g = self.game
@@ -277,11 +277,11 @@ def observation_text(game: Game, player: int) -> str:
 class CanastaObserver:
     """OpenSpiel PyObserver: the encoding vector as tensor; the views above as strings."""
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, variant: str = "classic") -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(OBS_SIZE, np.float64)
+        self.tensor = np.zeros(obs_size(variant), np.float64)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:
