@@ -581,3 +581,44 @@ def test_notation_meld_ids():
     """The notation's reserved '#n' names a meld by id: 'add #3 6h'."""
     a = parse_action("add #3 6h")
     assert a.target == 103 and format_action(a) == "add #3 6h"
+
+
+# ------------------------------------------------------------- clients
+def test_scorekeeper_scores_runs_and_sets():
+    """``canasta score`` for Burraco: a meld in sequence such as ["4h","5h","6h"] is a run."""
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import score_input
+
+    data = {"variant": "burraco", "teams": [
+        {"melds": [["6h", "4h", "5h"], ["3s", "4s", "5s", "6s", "7s", "8s", "9s"], ["Kd", "Kc", "JK"]],
+         "hands": [[], ["9c"]], "closed": True},
+        {"melds": [["Qh", "Qs", "Qd"]], "hands": [["2c"], ["Ah", "Ac"]], "pozzetto_taken": False}]}
+    out = score_input(data)["teams"]
+    assert out[0]["items"] == {"melded_cards": 110, "cards_in_hand": -10, "clean_burracos": 200,
+                               "dirty_burracos": 0, "closing": 100, "pozzetto_not_taken": 0}
+    assert out[1]["total"] == 30 - 50 - 100
+    bad = {"variant": "burraco", "teams": [{"melds": [["4h", "5h", "7h"]], "hands": [["3c"], ["4c"]]},
+                                           {"hands": [["5c"], ["6c"]]}]}
+    with pytest.raises(ScoreInputError, match="not a valid meld"):
+        score_input(bad)
+    two_sets = {"variant": "burraco", "teams": [{"melds": [["5h", "5s", "5d"], ["5c", "5h", "JK"]],
+                                                 "hands": [["3c"], ["4c"]]}, {"hands": [["5c"], ["6c"]]}]}
+    with pytest.raises(ScoreInputError, match="one set for each rank"):
+        score_input(two_sets)
+
+
+def test_terminal_game_renders_runs_and_pozzetti():
+    """``canasta play --variant burraco`` shows melds by id, runs in order and the pozzetti."""
+    import io
+
+    from canasta.tui import run_play
+
+    lines = iter(["1", "meld 4h 5h 6h", "table", "quit"])
+    out = io.StringIO()
+    g = bpos(hands={0: "4h 5h 6h 9c Kd"}, pile="8s")
+    import canasta.tui as tui
+
+    tui.TerminalGame(g, 0, lambda _: next(lines), tui._make_console(out)).run()
+    text = out.getvalue()
+    assert "pozzetti left: 2" in text and "#1 run hearts" in text and "4h 5h 6h" in text
+    assert run_play  # the entry point the CLI uses
