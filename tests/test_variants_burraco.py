@@ -622,3 +622,20 @@ def test_terminal_game_renders_runs_and_pozzetti():
     text = out.getvalue()
     assert "pozzetti left: 2" in text and "#1 run hearts" in text and "4h 5h 6h" in text
     assert run_play  # the entry point the CLI uses
+
+
+def test_record_export_and_replay():
+    """A whole Burraco game exported as a record ('add #n' for additions) replays to the identical state,
+    and the record redacted for a seat hides the other seats' cards."""
+    from canasta.record import export_record, replay_record
+
+    g = Game("burraco", 4, 5)
+    p = BasicPlayer()
+    while not g.is_over:
+        g.apply(p.choose(g.observation(g.actor), g.legal_actions()))
+    text = export_record(g)
+    assert "add #" in text and '[Variant "burraco"]' in text
+    assert replay_record(text).to_json() == g.to_json()
+    mine = export_record(g, seat=1)
+    dealt0 = " ".join(format_cards([c]) for c in g.deals[0]["hands"][0])
+    assert f"deal 0: {dealt0}" in text and f"deal 0: {dealt0}" not in mine
