@@ -23,7 +23,7 @@ def find_variant(name: str) -> type[Variant]:
         return VARIANTS[key]
     except KeyError:
         raise UnknownVariantError(
-            f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}") from None
+            f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None  # registration order
 
 
 register(Classic)
