@@ -272,7 +272,10 @@ def _describe_id_index(index: int) -> str:
 
     if not 0 <= index < _id_add_base() + MAX_MELD_ID * _CARD_KINDS:
         raise ValueError(f"action index {index} out of range")
-    code = (lambda k: JOKER if k == 52 else k + 8)
+
+    def code(k: int) -> int:
+        return JOKER if k == 52 else k + 8
+
     if index == 0:
         return "draw"
     if index == 1:
@@ -416,7 +419,7 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
                 out[b["set_naturals"] + rel * 16 + r] = (len(cards) - wild) / 9
                 out[b["set_wild"] + rel * 16 + r] = float(wild > 0)
             else:
-                suit = [c & 3 for i, c in enumerate(cards) if i != m["wild_index"]][0]
+                suit = next(c & 3 for i, c in enumerate(cards) if i != m["wild_index"])
                 low = _run_low(cards, m["wild_index"])
                 for i in range(len(cards)):
                     slot = b["run_cover"] + (rel * 4 + suit) * 15 + low + i

@@ -133,7 +133,8 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
     hand_no = result["hand"]
     went_out = result["went_out"]
     for side in range(table.num_sides):
-        for meld_id, meld in table.melds[side].items():
+        for meld_id, meld_ in table.melds[side].items():
+            meld: Any = meld_
             got = v.arrange_meld(list(meld.cards))
             if isinstance(got, str):
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: {got}")

@@ -12,7 +12,6 @@ import numpy as np
 
 from canasta.encoding import (
     NUM_ACTIONS,
-    OBS_SIZE,
     action_mask,
     decode,
     describe_index,

@@ -172,11 +172,11 @@ class Game(IdMeldRules):
             self._id_deal_cards(deck)
             self.frozen = False
             self.melds = [{} for _ in range(self.num_sides)]
-            self.red_threes = [[] for _ in range(self.num_sides)]
-            self.removed = [[] for _ in range(self.num_sides)]
+            self.red_threes = [list[int]() for _ in range(self.num_sides)]
+            self.removed = [list[int]() for _ in range(self.num_sides)]
             self.opened = [True] * self.num_sides
             self.minimum_extra = [0] * self.num_sides
-            self.penalties = [[] for _ in range(self.num_sides)]
+            self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
             self.melded_before = [False] * n
             self.hand_over = False
             self.turn = (self.dealer + 1) % n
@@ -205,12 +205,12 @@ class Game(IdMeldRules):
             if not v.upcard_must_be_covered(c):
                 break
         self.melds: list[dict[int, Meld]] = [{} for _ in range(self.num_sides)]
-        self.red_threes: list[list[int]] = [[] for _ in range(self.num_sides)]
+        self.red_threes = [list[int]() for _ in range(self.num_sides)]
         #: cards a side took out of play (Cuban: black threes from a taken pile)
-        self.removed: list[list[int]] = [[] for _ in range(self.num_sides)]
+        self.removed = [list[int]() for _ in range(self.num_sides)]
         self.opened = [False] * self.num_sides
         self.minimum_extra = [0] * self.num_sides
-        self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
+        self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
         self.melded_before = [False] * n
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,

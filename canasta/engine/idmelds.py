@@ -31,7 +31,6 @@ from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE
 from canasta.scoring import score_meld_side
 
-
 _TAKE_ACTION = Action(TAKE)
 _DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)
@@ -157,10 +156,10 @@ class IdMeldRules:
     # -------------------------------------------------------- legal actions
     def _id_legal(self) -> list[Action]:
         if self.phase == "draw":
-            out = [DRAW_ACTION] if self.stock else []
+            start = [DRAW_ACTION] if self.stock else []
             if self.pile:
-                out.append(_TAKE_ACTION)
-            return out
+                start.append(_TAKE_ACTION)
+            return start
         if self.phase != "play":
             return []
         seat = self.turn
@@ -189,9 +188,9 @@ class IdMeldRules:
             if len(nats) < 2:
                 continue
             pairs = {(nats[i], nats[j]) for i in range(len(nats)) for j in range(i + 1, len(nats))}
-            for a, b in sorted(pairs):
+            for x, y in sorted(pairs):
                 for w in wild_codes:
-                    add_meld((a, b, w))
+                    add_meld((x, y, w))
             if len(nats) >= 3:
                 for i in range(len(nats)):
                     for j in range(i + 1, len(nats)):
