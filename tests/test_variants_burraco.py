@@ -639,3 +639,18 @@ def test_record_export_and_replay():
     mine = export_record(g, seat=1)
     dealt0 = " ".join(format_cards([c]) for c in g.deals[0]["hands"][0])
     assert f"deal 0: {dealt0}" in text and f"deal 0: {dealt0}" not in mine
+
+
+def test_cli_legal_lists_burraco_actions(tmp_path: Any):
+    """``canasta legal`` prints the legal actions of a saved Burraco position in the notation."""
+    from typer.testing import CliRunner
+
+    from canasta.cli import app
+
+    g = bpos(hands={0: "4h 5h 6h 9c"}, melds={0: ["7h 8h 9h"]}, phase="play")
+    path = tmp_path / "pos.json"
+    path.write_text(g.to_json())
+    out = CliRunner().invoke(app, ["legal", str(path)])
+    assert out.exit_code == 0, out.output
+    lines = out.output.split("\n")
+    assert {"0: meld 4h 5h 6h", "0: add #1 6h", "0: discard 9c"} <= set(lines)
