@@ -282,6 +282,11 @@ function renderPiles() {
   const back = cardElement("??", { label: o.stock_size });
   stock.append(back);
   stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">stock ${o.stock_size}</div>`);
+  if (o.extra_piles !== undefined) {
+    // Burraco: the pozzetti left in the centre and the face-down ones, by size only.
+    const down = o.face_down.map((n, s) => (n ? `seat ${s + 1}: ${n} face down` : "")).filter(Boolean).join(", ");
+    stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">pozzetti ${o.extra_piles.length}${down ? ` · ${down}` : ""}</div>`);
+  }
   stock.classList.toggle("can", state.legal.includes("draw"));
   const pile = $("pile");
   pile.innerHTML = "";
