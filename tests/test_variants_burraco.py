@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from canasta import Game
 from canasta.cards import format_cards, parse_card
@@ -654,3 +656,38 @@ def test_cli_legal_lists_burraco_actions(tmp_path: Any):
     assert out.exit_code == 0, out.output
     lines = out.output.split("\n")
     assert {"0: meld 4h 5h 6h", "0: add #1 6h", "0: discard 9c"} <= set(lines)
+
+
+# ------------------------------------------------------------- properties
+@settings(max_examples=25, deadline=None)
+@given(players=st.sampled_from([2, 4]), seed=st.integers(0, 10**6), rng_seed=st.integers(0, 2**32),
+       bad=st.lists(st.tuples(st.sampled_from(["meld", "add", "discard", "take", "draw"]),
+                              st.lists(st.integers(8, 60), max_size=4), st.integers(0, 110)), max_size=40))
+def test_property_conservation_refusals_and_replay(players: int, seed: int, rng_seed: int,
+                                                   bad: list[tuple[str, list[int], int]]):
+    """Random legal play interleaved with arbitrary (mostly illegal) actions: the 108 cards are conserved,
+    a refused action changes nothing, and replaying the accepted actions gives the identical game."""
+    g = Game("burraco", players, seed, {"target_score": 400})
+    rng = random.Random(rng_seed)
+    junk = iter(bad)
+    for _ in range(400):
+        if g.is_over:
+            break
+        probe = next(junk, None)
+        if probe is not None:
+            kind, codes, target = probe
+            a = Action(kind, tuple(codes), target if kind == "add" else 0)
+            before = g.to_json()
+            try:
+                g.apply(a)
+            except IllegalActionError:
+                assert g.to_json() == before
+            assert g.card_count() == 108
+            if g.is_over:
+                break
+        g.apply(rng.choice(g.legal_actions()))
+        assert g.card_count() == 108
+    h = Game("burraco", players, seed, {"target_score": 400})
+    for _, a, _ in g.history:
+        h.apply(a)
+    assert h.to_json() == g.to_json()
