@@ -218,7 +218,13 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             keep.append(kept)
             for c in range(NUM_CODES):
                 pool.extend([c] * (hand[c] - kept[c]))
+        if g._ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+            for p in [*g.extra_piles, *g.face_down]:
+                pool.extend(p)
         rng.shuffle(pool)
+        if g._ids:
+            g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
+            g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         for s in range(g.num_players):
             if s == player_id:
                 continue
