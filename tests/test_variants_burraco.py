@@ -691,3 +691,24 @@ def test_property_conservation_refusals_and_replay(players: int, seed: int, rng_
     for _, a, _ in g.history:
         h.apply(a)
     assert h.to_json() == g.to_json()
+
+
+def test_expert_determinization_matches_the_observation():
+    """The expert's sampled Burraco worlds agree with everything the seat sees (pozzetti by size only)."""
+    from canasta.players.expert import determinize_ids
+
+    rng = random.Random(0)
+    for players in (4, 2):
+        g = Game("burraco", players, 11)
+        basic = BasicPlayer()
+        for _ in range(150):
+            if g.is_over:
+                break
+            obs = g.observation(g.actor)
+            world = determinize_ids(obs, rng)
+            wobs = world.observation(g.actor)
+            for key in ("hand", "melds", "hand_sizes", "stock_size", "pile", "extra_piles", "face_down",
+                        "piles_taken", "barred", "scores", "phase", "turn"):
+                assert wobs[key] == obs[key], key
+            assert world.legal_actions() == g.legal_actions()
+            g.apply(basic.choose(obs, g.legal_actions()))
