@@ -712,3 +712,34 @@ def test_expert_determinization_matches_the_observation():
                 assert wobs[key] == obs[key], key
             assert world.legal_actions() == g.legal_actions()
             g.apply(basic.choose(obs, g.legal_actions()))
+
+
+def test_legal_actions_are_every_legal_meld_and_addition():
+    """legal_actions() lists exactly the three-card melds and one-card additions check() accepts
+    (brute force over every three cards of the hand and every card onto every meld)."""
+    import itertools
+
+    from canasta.notation import ID_BASE
+
+    for seed in range(2):
+        g = Game("burraco", 4, seed, {"target_score": 300})
+        rng = random.Random(seed)
+        for _ in range(400):
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            if g.phase == "play":
+                hand = g.hands[g.turn]
+                held = [c for c in range(8, 61) for _ in range(hand[c])]
+                want = set()
+                for combo in set(itertools.combinations(sorted(held), 3)):
+                    a = Action("meld", combo)
+                    if g._id_check_meld(a, False):
+                        want.add(a)
+                for mid in g.melds[g._sides[g.turn]]:
+                    for c in set(held):
+                        a = Action("add", (c,), ID_BASE + mid)
+                        if g._id_check_meld(a, False):
+                            want.add(a)
+                assert {a for a in legal if a.kind in ("meld", "add")} == want
+            g.apply(rng.choice(legal))

@@ -181,16 +181,15 @@ class IdMeldRules:
 
         # New sets: three naturals of a rank, or two and a wild card.
         for r in v.SET_RANKS:
-            if r in set_ranks:
-                continue
             base = r * 4
-            nats = [c for c in range(base, base + 4) for _ in range(min(hand[c], 3))]
-            if len(nats) < 2:
+            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2 or r in set_ranks:
                 continue
-            pairs = {(nats[i], nats[j]) for i in range(len(nats)) for j in range(i + 1, len(nats))}
-            for x, y in sorted(pairs):
-                for w in wild_codes:
-                    add_meld((x, y, w))
+            nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
+            if wild_codes:
+                pairs = {(nats[i], nats[j]) for i in range(len(nats)) for j in range(i + 1, len(nats))}
+                for x, y in sorted(pairs):
+                    for w in wild_codes:
+                        add_meld((x, y, w))
             if len(nats) >= 3:
                 for i in range(len(nats)):
                     for j in range(i + 1, len(nats)):
@@ -198,22 +197,21 @@ class IdMeldRules:
                             add_meld((nats[i], nats[j], nats[k]))
         # New runs: three consecutive values of a suit, or two of them and a wild card.
         for s in range(4):
-            has = [False] * 15  # by value 1..14 (1 and 14: the ace)
-            for rr in range(2, 15):
-                if hand[rr * 4 + s]:
-                    has[rr] = True
-            has[1] = has[14]
+            has = [hand[(14 if x == 1 else x) * 4 + s] > 0 if x else False for x in range(15)]
             for lo in range(1, 13):
-                vals = (lo, lo + 1, lo + 2)
-                present = [x for x in vals if has[x]]
+                n = has[lo] + has[lo + 1] + has[lo + 2]
+                if n < 2:
+                    continue
+                present = [x for x in (lo, lo + 1, lo + 2) if has[x]]
                 codes = tuple((14 if x == 1 else x) * 4 + s for x in present)
-                if len(present) == 3:
+                if n == 3:
                     add_meld(codes)
-                elif len(present) == 2:
+                # two of the three values and a wild card for the third (also when the third is held)
+                for pair in ((codes,) if n == 2 else ((codes[0], codes[1]), (codes[0], codes[2]), (codes[1], codes[2]))):
                     for w in wild_codes:
-                        if 8 <= w <= 11 and (w & 3) == s and (w >> 2) in present:
-                            continue
-                        add_meld((*codes, w))
+                        if w in pair and hand[w] < 2:
+                            continue  # that 2 is the run's natural 2
+                        add_meld((*pair, w))
         # Additions: one card onto one of the side's melds.
         for mid, m in melds.items():
             target = ID_BASE + mid
@@ -223,7 +221,11 @@ class IdMeldRules:
                 if not m.wilds:
                     cands += wild_codes
             else:
-                cands = [c for c in held if (c & 3) == m.suit and c != JOKER]
+                # naturals of the suit near the ends or at the wild card's value (the arrangement decides)
+                lo, hi = m.low - 2, m.low + len(m.cards) + 1
+                suit = m.suit
+                cands = [c for c in held if (c & 3) == suit and c != JOKER and (
+                    8 <= c <= 11 or lo <= c >> 2 <= hi or (c >> 2 == 14 and lo <= 1))]
                 cands += [c for c in wild_codes if c not in cands]
             for c in cands:
                 if self._id_add_arrangement(m, c) is not None:
