@@ -743,3 +743,20 @@ def test_legal_actions_are_every_legal_meld_and_addition():
                             want.add(a)
                 assert {a for a in legal if a.kind in ("meld", "add")} == want
             g.apply(rng.choice(legal))
+
+
+def test_golden_burraco_record():
+    """The golden record tests/data/burraco-4p-seed5.txt (a whole game of BasicPlayers, three hands each
+    ended by a closing) replays, re-exports byte for byte, and rescores from its final tables."""
+    from pathlib import Path
+
+    from canasta.record import export_record, replay_command, replay_record
+
+    path = Path(__file__).parent / "data" / "burraco-4p-seed5.txt"
+    text = path.read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026.11.23") == text
+    assert [r["went_out"] for r in g.hand_results] == [1, 2, 2]
+    assert g.is_over and g.winner == 0 and g.scores == [2005, 1665]
+    summary = replay_command(text).splitlines()
+    assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 2005 to 1665"
