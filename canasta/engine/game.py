@@ -1338,9 +1338,6 @@ class Game(IdMeldRules):
             g.deals = d.get("deals", [])
             if g._ids:
                 g._id_from_dict(d)
-                g.one_card_take = bool(d["one_card_take"])
-                g.turn_melded = bool(d["turn_melded"])
-                g.barred = d["barred"]
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
