@@ -760,3 +760,32 @@ def test_golden_burraco_record():
     assert g.is_over and g.winner == 0 and g.scores == [2005, 1665]
     summary = replay_command(text).splitlines()
     assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 2005 to 1665"
+
+
+def test_clean_burraco_to_close_option():
+    """Table rule ``clean_burraco_to_close``: a dirty burraco is not enough to close (the text's default,
+    'That side has at least one burraco', accepts any)."""
+    dirty = "JK 4s 5s 6s 7s 8s 9s"
+    g = bpos(hands={0: "Kd"}, melds={0: [dirty]}, piles_taken=[1, 0], phase="play",
+             rules={"clean_burraco_to_close": True})
+    illegal(g, "discard Kd", "cannot-close")
+    g = bpos(hands={0: "Kd"}, melds={0: [dirty]}, piles_taken=[1, 0], phase="play")
+    act(g, "discard Kd")
+    assert g.hand_results[-1]["went_out"] == 0
+    assert g.hand_results[-1]["sides"][0]["items"]["dirty_burracos"] == 100
+
+
+def test_stock_end_option_zero():
+    """Table rule ``stock_end=0``: play goes on until the stock is empty."""
+    g = bpos(hands={0: "4h 9c", 1: "Kd Qs", 2: "Jc Jd", 3: "Qc Qd"}, pile="5c", stock="8h 7h 6h", rest="pile",
+             rules={"stock_end": 0},
+             extra_piles=["Ks Kd Kc 9s 9d 9c 3s 3d 3c 7s 7d", "Qh Qd Qc 8s 8d 8c 4s 4d 4c 6s 6d"])
+    act(g, "draw")
+    act(g, "discard 8h")
+    assert not g.hand_results
+    act(g, "draw")
+    act(g, "discard 7h")
+    assert not g.hand_results
+    act(g, "draw")
+    act(g, "discard 6h")
+    assert len(g.hand_results) == 1
