@@ -55,6 +55,7 @@ from canasta.engine.actions import (
     YES,
     Action,
 )
+from canasta.notation import ID_BASE
 
 #: Pseudo-rank the engine gives the meld of wild cards (a table-rule option).
 WILD_RANK = 1
@@ -261,7 +262,7 @@ def _encode_id_action(action: Action) -> int:
         if index is not None:
             return _id_meld_base() + index
     if kind == ADD and len(action.cards) == 1:
-        n = action.target - 100
+        n = action.target - ID_BASE
         if 1 <= n <= MAX_MELD_ID:
             return _id_add_base() + (n - 1) * _CARD_KINDS + _kind(action.cards[0])
     raise ValueError(f"no index for {action!r}")

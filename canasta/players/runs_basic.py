@@ -20,6 +20,7 @@ from typing import Any
 from canasta.cards import JOKER, NUM_CODES, parse_card
 from canasta.engine.actions import ADD, DISCARD, DRAW, MELD, TAKE, Action
 from canasta.engine.runs import arrange_run, is_wild
+from canasta.notation import ID_BASE
 from canasta.variants import find_variant
 
 
@@ -69,7 +70,7 @@ def choose_runs(obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
     for a in melds:
         wild = any(is_wild(c) for c in a.cards)
         if a.kind == ADD:
-            m = own.get(a.target - 100, [])
+            m = own.get(a.target - ID_BASE, [])
             makes = len(m) + 1 >= burraco > len(m)
             score = 100 if makes else (40 if not wild else -1)
         else:
