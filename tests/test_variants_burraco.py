@@ -789,3 +789,12 @@ def test_stock_end_option_zero():
     act(g, "draw")
     act(g, "discard 6h")
     assert len(g.hand_results) == 1
+
+
+def test_no_close_before_the_pozzetto():
+    """'That partnership has already picked up their pozzetto': with a burraco but no pozzetto yet, discarding
+    the last card picks up the pozzetto (face down) instead of closing."""
+    g = bpos(hands={0: "Kd", 1: "4c 5c", 2: "Jc Jd", 3: "Qc Qd"}, melds={0: ["3s 4s 5s 6s 7s 8s 9s"]},
+             phase="play")
+    act(g, "discard Kd")
+    assert not g.hand_results and len(g.face_down[0]) == 11 and g.piles_taken == [1, 0]
