@@ -798,3 +798,14 @@ def test_no_close_before_the_pozzetto():
              phase="play")
     act(g, "discard Kd")
     assert not g.hand_results and len(g.face_down[0]) == 11 and g.piles_taken == [1, 0]
+
+
+def test_classic_only_actions_are_refused():
+    """Burraco has no 'may I go out?', no retract and no end: those actions are refused by name, state unchanged."""
+    g = bpos(hands={0: "4h 9c Kd"}, phase="play")
+    for text in ("ask", "retract", "end", "yes"):
+        illegal(g, text, "unknown-action")
+    illegal(g, "draw", "already-drawn")
+    illegal(g, "meld 4h 9c Kd", "meld-invalid")
+    illegal(g, "add #7 4h", "no-such-meld")
+    illegal(g, "discard 5s", "not-in-hand")
