@@ -58,6 +58,7 @@ from canasta.engine.actions import (
     YES,
     Action,
 )
+from canasta.notation import ID_BASE
 
 #: Pseudo-rank the engine gives the meld of wild cards (a table-rule option).
 WILD_RANK = 1
@@ -122,8 +123,13 @@ def _discard_index(code: int) -> int:
     return DISCARD_BASE + rank - 4
 
 
-def encode_action(action: Action) -> int:
-    """The index of ``action`` in ``range(NUM_ACTIONS)``; ValueError if it has none."""
+def encode_action(action: Action, variant: str | None = None) -> int:
+    """The index of ``action`` in ``range(num_actions(variant))``; ValueError if it has none.
+
+    ``variant`` None (or any variant without meld ids) is the Classic layout above.
+    """
+    if variant is not None and _ids(variant):
+        return _encode_id_action(action)
     kind = action.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
@@ -146,8 +152,10 @@ def encode_action(action: Action) -> int:
     raise ValueError(f"no index for {action!r}")
 
 
-def describe_index(index: int) -> str:
+def describe_index(index: int, variant: str | None = None) -> str:
     """A text description of an index, independent of any position (for docs and debugging)."""
+    if variant is not None and _ids(variant):
+        return _describe_id_index(index)
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
     for kind, i in _SIMPLE.items():
@@ -171,11 +179,11 @@ def describe_index(index: int) -> str:
     return f"{kind} {where}: {n} naturals, {j} jokers, {t} twos"
 
 
-def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
+def legal_indices(legal: Sequence[Action], variant: str | None = None) -> dict[int, Action]:
     """Index -> action for the legal actions of one position (indices are unique)."""
     out: dict[int, Action] = {}
     for a in legal:
-        i = encode_action(a)
+        i = encode_action(a, variant)
         if i in out:
             # the same move with a plain card and with a card of its own value (Mille): the special one moves
             b = out[i]
@@ -197,20 +205,117 @@ def _special_index(a: Action) -> int | None:
     return None if k is None else SPECIAL_BASE + k
 
 
-def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
-    """A 0/1 vector of length NUM_ACTIONS: 1 at the index of each legal action."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    for i in legal_indices(legal):
+def action_mask(legal: Sequence[Action], variant: str | None = None) -> npt.NDArray[np.int8]:
+    """A 0/1 vector of length ``num_actions(variant)``: 1 at the index of each legal action."""
+    mask = np.zeros(num_actions(variant), dtype=np.int8)
+    for i in legal_indices(legal, variant):
         mask[i] = 1
     return mask
 
 
-def decode(index: int, legal: Sequence[Action]) -> Action:
+def decode(index: int, legal: Sequence[Action], variant: str | None = None) -> Action:
     """The legal action with this index; ValueError if none has it."""
-    a = legal_indices(legal).get(index)
+    a = legal_indices(legal, variant).get(index)
     if a is not None:
         return a
-    raise ValueError(f"action index {index} ({describe_index(index)}) is not legal here")
+    raise ValueError(f"action index {index} ({describe_index(index, variant)}) is not legal here")
+
+
+# ------------------------------------------------- variants with meld ids (Burraco)
+#: Layout for variants with meld ids, sets and runs, where suits matter:
+#: 0 draw, 1 take (the whole pile), 2..54 discard of card code 8..59 or the joker,
+#: then ``meld`` of each three-card multiset that is a valid set or run (in sorted order),
+#: then ``add`` of card k (0..52) to meld #n (1..MAX_MELD_ID): ID_ADD_BASE + (n - 1) * 53 + k.
+MAX_MELD_ID = 40
+_ID_DISCARD_BASE = 2
+_CARD_KINDS = 53
+
+
+def _ids(variant: str) -> bool:
+    from canasta.variants import find_variant
+
+    return bool(getattr(find_variant(variant), "MELD_IDS", False))
+
+
+def _kind(code: int) -> int:
+    return 52 if code == JOKER else code - 8
+
+
+_ID_MELDS: list[tuple[int, ...]] = []
+_ID_MELD_INDEX: dict[tuple[int, ...], int] = {}
+
+
+def _id_melds() -> dict[tuple[int, ...], int]:
+    if not _ID_MELD_INDEX:
+        from itertools import combinations_with_replacement
+
+        from canasta.variants.burraco import Burraco
+
+        v = Burraco(4)
+        codes = [*range(8, 60), JOKER]
+        for combo in combinations_with_replacement(codes, 3):
+            got = v.arrange_meld(combo)
+            if not isinstance(got, str):
+                _ID_MELD_INDEX[combo] = len(_ID_MELDS)
+                _ID_MELDS.append(combo)
+    return _ID_MELD_INDEX
+
+
+def _id_meld_base() -> int:
+    return _ID_DISCARD_BASE + _CARD_KINDS
+
+
+def _id_add_base() -> int:
+    return _id_meld_base() + len(_id_melds())
+
+
+def num_actions(variant: str | None = None) -> int:
+    """Size of the action space of ``variant`` (NUM_ACTIONS for Classic and its relatives)."""
+    if variant is not None and _ids(variant):
+        return _id_add_base() + MAX_MELD_ID * _CARD_KINDS
+    return NUM_ACTIONS
+
+
+def _encode_id_action(action: Action) -> int:
+    kind = action.kind
+    if kind == DRAW:
+        return 0
+    if kind == TAKE and not action.cards:
+        return 1
+    if kind == DISCARD and len(action.cards) == 1:
+        return _ID_DISCARD_BASE + _kind(action.cards[0])
+    if kind == MELD:
+        key = tuple(sorted(action.cards))
+        index = _id_melds().get(key)
+        if index is not None:
+            return _id_meld_base() + index
+    if kind == ADD and len(action.cards) == 1:
+        n = action.target - ID_BASE
+        if 1 <= n <= MAX_MELD_ID:
+            return _id_add_base() + (n - 1) * _CARD_KINDS + _kind(action.cards[0])
+    raise ValueError(f"no index for {action!r}")
+
+
+def _describe_id_index(index: int) -> str:
+    from canasta.cards import format_card, format_cards
+
+    if not 0 <= index < _id_add_base() + MAX_MELD_ID * _CARD_KINDS:
+        raise ValueError(f"action index {index} out of range")
+
+    def code(k: int) -> int:
+        return JOKER if k == 52 else k + 8
+
+    if index == 0:
+        return "draw"
+    if index == 1:
+        return "take"
+    if index < _id_meld_base():
+        return f"discard {format_card(code(index - _ID_DISCARD_BASE))}"
+    if index < _id_add_base():
+        _id_melds()
+        return f"meld {format_cards(_ID_MELDS[index - _id_meld_base()])}"
+    n, k = divmod(index - _id_add_base(), _CARD_KINDS)
+    return f"add #{n + 1} {format_card(code(k))}"
 
 
 # ------------------------------------------------------------------ observations
@@ -236,7 +341,10 @@ OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
 
 
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
-    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`)."""
+    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`, or
+    :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
+    if _ids(obs["variant"]):
+        return _encode_id_observation(obs, dtype)
     out: npt.NDArray[Any] = np.zeros(OBS_SIZE, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
@@ -280,3 +388,98 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     out[m + 6] = float(obs["permission"] is False)
     out[m + 7] = float(obs["partner"] is not None)
     return out
+
+
+#: Observation layout of variants with meld ids (Burraco): suits matter, melds are sets and runs.
+ID_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", NUM_CODES), ("pile", NUM_CODES), ("pile_top", NUM_CODES),
+    ("hand_sizes", MAX_SEATS),        # / 20, seats relative to own
+    ("actor", MAX_SEATS), ("phase", len(PHASES)),
+    ("set_naturals", MAX_SIDES * 16),  # per side (own first) and rank: naturals of its set / 9
+    ("set_wild", MAX_SIDES * 16),      # per side and rank: 1 if its set has a wild card
+    ("run_cover", MAX_SIDES * 4 * 15),  # per side, suit and value 1..14: covered by a run (count)
+    ("run_wild", MAX_SIDES * 4 * 15),   # per side, suit and value: played by a wild card
+    ("burracos", MAX_SIDES * 2),       # per side: clean, dirty burracos / 4
+    ("piles", MAX_SIDES + MAX_SEATS + 2),  # per side: pozzetto taken; per seat: face-down size / 11;
+                                           # pozzetti left (/2); barred card present
+    ("scores", MAX_SIDES),            # / 2000
+    ("misc", 4),                      # stock/100, pile/100, orbit/4, partnership game
+)
+ID_OBS_SIZE = sum(n for _, n in ID_OBS_LAYOUT)
+
+
+def obs_size(variant: str | None = None) -> int:
+    """Length of the observation vector of ``variant``."""
+    return ID_OBS_SIZE if variant is not None and _ids(variant) else OBS_SIZE
+
+
+def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]:
+    out: npt.NDArray[Any] = np.zeros(ID_OBS_SIZE, dtype=dtype)
+    seat: int = obs["seat"]
+    players: int = obs["players"]
+    side: int = obs["side"]
+    sides = len(obs["melds"])
+    b: dict[str, int] = {}
+    offset = 0
+    for name, n in ID_OBS_LAYOUT:
+        b[name] = offset
+        offset += n
+    for c in obs["hand"]:
+        out[b["hand"] + parse_card(c)] += 1
+    for c in obs["pile"]:
+        out[b["pile"] + parse_card(c)] += 1
+    if obs["pile_top"] is not None:
+        out[b["pile_top"] + parse_card(obs["pile_top"])] = 1
+    for s in range(players):
+        rel = (s - seat) % players
+        out[b["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
+        out[b["piles"] + MAX_SIDES + rel] = obs["face_down"][s] / 11
+    if obs["actor"] is not None:
+        out[b["actor"] + (obs["actor"] - seat) % players] = 1
+    out[b["phase"] + PHASES.index(obs["phase"])] = 1
+    for s in range(sides):
+        rel = (s - side) % sides
+        clean = dirty = 0
+        for m in obs["melds"][s]:
+            cards = [parse_card(c) for c in m["cards"]]
+            if m["kind"] == "set":
+                r = parse_rank(m["rank"])
+                wild = sum(1 for c in cards if _is_wild(c))
+                out[b["set_naturals"] + rel * 16 + r] = (len(cards) - wild) / 9
+                out[b["set_wild"] + rel * 16 + r] = float(wild > 0)
+            else:
+                suit = next(c & 3 for i, c in enumerate(cards) if i != m["wild_index"])
+                low = _run_low(cards, m["wild_index"])
+                for i in range(len(cards)):
+                    slot = b["run_cover"] + (rel * 4 + suit) * 15 + low + i
+                    out[slot] += 1
+                    if i == m["wild_index"]:
+                        out[b["run_wild"] + (rel * 4 + suit) * 15 + low + i] = 1
+            if m["canasta"]:
+                if m["natural"]:
+                    clean += 1
+                else:
+                    dirty += 1
+        out[b["burracos"] + rel * 2] = clean / 4
+        out[b["burracos"] + rel * 2 + 1] = dirty / 4
+        out[b["piles"] + rel] = float(obs["piles_taken"][s] > 0)
+        out[b["scores"] + rel] = obs["scores"][s] / 2000
+    out[b["piles"] + MAX_SIDES + MAX_SEATS] = len(obs["extra_piles"]) / 2
+    out[b["piles"] + MAX_SIDES + MAX_SEATS + 1] = float(obs["barred"] is not None)
+    m0 = b["misc"]
+    out[m0] = obs["stock_size"] / 100
+    out[m0 + 1] = obs["pile_size"] / 100
+    out[m0 + 2] = obs["orbit"] / 4
+    out[m0 + 3] = float(obs["partner"] is not None)
+    return out
+
+
+def _run_low(cards: list[int], wild_index: int) -> int:
+    """Value (1..14) of a run's low end, from its first natural card."""
+    for i, c in enumerate(cards):
+        if i != wild_index:
+            r = c >> 2
+            if r == 14:  # an ace: low if the run goes up from it, high at the top
+                return 1 - i if i == 0 and len(cards) > 1 else 14 - i
+            return r - i
+    return 1

@@ -1,7 +1,8 @@
 """Text notation for actions (records live in :mod:`canasta.record`).
 
 An action is one short line: a verb and its cards, e.g. ``draw``, ``take Kh Kd``,
-``meld 9s 9h 2c``, ``add K Kc JK``, ``discard 4d``, ``ask``, ``yes``, ``no``,
+``meld 9s 9h 2c``, ``add K Kc JK``, ``add #3 6h`` (meld 3 of a variant with
+meld ids, such as Burraco), ``discard 4d``, ``ask``, ``yes``, ``no``,
 ``retract``, ``end``. In a record it is preceded by its actor: ``2: discard 4d``.
 See docs/notation.md.
 """
@@ -13,12 +14,15 @@ from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, TAKE, Action
 from canasta.errors import NotationError
 
 _WILD_TARGET = "W"
+#: ``add #n ...`` names meld n of a variant with meld ids; its action target is ID_BASE + n.
+ID_BASE = 100
 
 
 def format_action(action: Action) -> str:
     parts = [action.kind]
     if action.kind == ADD:
-        parts.append(_WILD_TARGET if action.target == 1 else format_rank(action.target))
+        t = action.target
+        parts.append(_WILD_TARGET if t == 1 else f"#{t - ID_BASE}" if t >= ID_BASE else format_rank(t))
     parts.extend(format_card(c) for c in action.cards)
     return " ".join(parts)
 
@@ -39,6 +43,10 @@ def parse_action(text: str) -> Action:
         first = args[0]
         if first.upper() == _WILD_TARGET:
             target, args = 1, args[1:]
+        elif first.startswith("#"):
+            if not first[1:].isdigit() or int(first[1:]) < 1:
+                raise NotationError(f"{first!r} is not a meld id (write e.g. #3)")
+            target, args = ID_BASE + int(first[1:]), args[1:]
         elif first.upper() in ("JK", "JOKER"):
             target = 0  # a joker card, not a meld: the meld comes from the naturals named
         else:

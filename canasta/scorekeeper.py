@@ -55,6 +55,10 @@ ITEM_LABELS = {
     "failed_go_out": "Failed go-out",
     "natural_melds": "Natural melds (extra)",
     "no_twos_natural": "No 2s natural (extra)",
+    "clean_burracos": "Clean burracos",
+    "dirty_burracos": "Dirty burracos",
+    "closing": "Closing",
+    "pozzetto_not_taken": "Pozzetto not taken",
 }
 
 
@@ -152,6 +156,8 @@ def _bind(data: dict[str, Any], players: int) -> Classic:
         raise ScoreInputError(f"'rules' must be an object of table rules, e.g. {{\"going_out_bonus\": 100}}, not {_type_name(rules)}")
     cls = find_variant(name)  # UnknownVariantError names the known variants
     v = cls(players, rules)  # OptionError names the bad option
+    if getattr(cls, "MELD_IDS", False):
+        return v  # type: ignore[return-value]  # scored by _score_meld_ids
     if not isinstance(v, Classic):
         raise ScoreInputError(f"the scorekeeper cannot score {cls.title or cls.name} yet")
     return v
@@ -360,6 +366,8 @@ def score_input(data: Any) -> dict[str, Any]:
     players = _players(teams, data.get("players"))
     v = _bind(data, players)
     partnership = players == 4
+    if getattr(v, "MELD_IDS", False):
+        return _score_meld_ids(v, teams, partnership)
     sides = [_side(v, t, _who(i, t, partnership), partnership) for i, t in enumerate(teams, 1)]
     _check_table(v, sides)
 
@@ -426,6 +434,90 @@ def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, A
                                "chapeau": t.get("chapeau", False)} for t in hand]})
     return {"scores": scores, "target": v.target_score, "over": winner is not None, "winner": winner,
             "settlement": v.settle(scores, history, winner) if winner is not None else None}
+
+
+#: Keys of a team in a variant with sets and runs (Burraco).
+RUN_TEAM_KEYS = ("name", "melds", "hands", "closed", "pozzetto_taken", "unseen_pozzetto")
+
+
+def _score_meld_ids(v: Any, teams: list[dict[str, Any]], partnership: bool) -> dict[str, Any]:
+    """Score a hand of a variant with sets and runs (Burraco, Denexa 'Scoring') from real cards.
+
+    Each meld is a list of cards; the variant's ``arrange_meld`` decides whether it is a set or a
+    run (``["4h", "5h", "6h"]`` is a run, in any order) and which card plays wild. ``closed``
+    marks the side that closed; ``pozzetto_taken`` (default true) whether the side picked up its
+    pozzetto; ``unseen_pozzetto`` the cards of a pozzetto taken face down and never looked at
+    (scored like a hand, without the penalty).
+    """
+    from canasta.scoring import score_meld_side
+
+    pack = Counter(v.deck())
+    given: Counter[int] = Counter()
+    parsed = []
+    for i, raw in enumerate(teams, 1):
+        who = _who(i, raw, partnership)
+        unknown = [k for k in raw if k not in RUN_TEAM_KEYS]
+        if unknown:
+            raise ScoreInputError(f"{who} has an unknown key {unknown[0]!r}; known: {', '.join(RUN_TEAM_KEYS)}")
+        flags = {}
+        for key, default in (("closed", False), ("pozzetto_taken", True)):
+            value = raw.get(key, default)
+            if not isinstance(value, bool):
+                raise ScoreInputError(f"{who}: {key!r} must be true or false, not {_type_name(value)}")
+            flags[key] = value
+        melds_raw = raw.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise ScoreInputError(f"{who}: 'melds' must be a list of melds, each a list of cards, not {_type_name(melds_raw)}")
+        melds: list[tuple[list[int], int]] = []
+        set_ranks: dict[int, int] = {}
+        burracos = 0
+        for j, meld_raw in enumerate(melds_raw, 1):
+            where = f"{who}, meld {j}"
+            cards = _cards(meld_raw, where)
+            got = v.arrange_meld(cards)
+            if isinstance(got, str):
+                raise ScoreInputError(f"{where} ({' '.join(format_card(c) for c in cards)}) is not a valid meld: {got}")
+            kind, (order, wild_index, _low) = got
+            if kind == "set":
+                rank = next(rank_of(c) for c in cards if not _is_wild(c))
+                if rank in set_ranks:
+                    raise ScoreInputError(f"{who} has two sets of {format_rank(rank)}s (melds {set_ranks[rank]} and {j}); "
+                                          "'Each partnership can only have one set for each rank'")
+                set_ranks[rank] = j
+                wilds = sum(1 for c in cards if _is_wild(c))
+            else:
+                wilds = 1 if wild_index >= 0 else 0
+            burracos += len(cards) >= v.CANASTA_SIZE
+            melds.append((list(order), wilds))
+            given.update(cards)
+        if not isinstance(raw.get("hands"), list):
+            raise ScoreInputError(f"{who}: 'hands' must be a list with one list of cards per player")
+        hands = [_cards(h, f"{who}, hand {k}") for k, h in enumerate(raw["hands"], 1)]
+        unseen = _cards(raw.get("unseen_pozzetto", []), f"{who}, unseen_pozzetto")
+        if unseen and len(unseen) != v.pozzetto_size:
+            raise ScoreInputError(f"{who}: a pozzetto has {v.pozzetto_size} cards, not {len(unseen)}")
+        for h in hands:
+            given.update(h)
+        given.update(unseen)
+        if flags["closed"]:
+            if not flags["pozzetto_taken"]:
+                raise ScoreInputError(f"{who} closed without taking its pozzetto: closing needs the pozzetto taken")
+            if not burracos:
+                raise ScoreInputError(f"{who} closed without a burraco: closing needs at least one burraco")
+            if all(h for h in hands):
+                raise ScoreInputError(f"{who} closed, but no hand of the side is empty")
+        parsed.append((melds, hands + ([unseen] if unseen else []), flags))
+    if sum(1 for _, _, f in parsed if f["closed"]) > 1:
+        raise ScoreInputError("only one side can close")
+    for c, n in sorted(given.items()):
+        if n > pack[c]:
+            raise ScoreInputError(f"impossible card count: {n} × {format_card(c)} given, but the pack holds {pack[c]}")
+    result = []
+    for melds, hands, flags in parsed:
+        scored = score_meld_side(v, melds=melds, hands=hands, closed=flags["closed"],
+                                 pile_missed=not flags["pozzetto_taken"])
+        result.append({"total": scored["total"], "items": dict(scored["items"])})
+    return {"teams": result}
 
 
 def _who(i: int, raw: dict[str, Any], partnership: bool) -> str:

@@ -93,3 +93,31 @@ def settlement_lines(s: dict[str, Any], label: Callable[[int], str]) -> list[str
                      + f" = {s['payment']}: {loser} {'pay' if loser == 'you' else 'pays'} {winner} {s['payment']}.")
     return lines
 
+
+def score_meld_side(v: Any, *, melds: list[tuple[list[int], int]], hands: list[list[int]], closed: bool,
+                    pile_missed: bool) -> SideScore:
+    """Score one side in a variant with meld ids (Burraco, Denexa 'Scoring').
+
+    'each partnership totals the values of the cards in their melds, then subtracts the
+    values of the cards left in their hands'; burracos (melds of ``CANASTA_SIZE`` or more)
+    score ``burraco_kind``'s bonus, clean (no card playing wild) or dirty; closing scores
+    the ``closing_bonus``; a side that did not pick up its pozzetto loses ``pozzetto_penalty``.
+    ``melds`` are (cards, number of cards playing wild).
+    """
+    values = v.values
+    items: dict[str, int] = {}
+    items["melded_cards"] = sum(values[c] for cards, _ in melds for c in cards)
+    items["cards_in_hand"] = -sum(values[c] for hand in hands for c in hand)
+    clean = dirty = 0
+    for cards, wilds in melds:
+        if len(cards) >= v.CANASTA_SIZE:
+            kind, points = v.burraco_kind(wilds)
+            if kind == "clean":
+                clean += points
+            else:
+                dirty += points
+    items["clean_burracos"] = clean
+    items["dirty_burracos"] = dirty
+    items["closing"] = v.rules["closing_bonus"] if closed else 0
+    items["pozzetto_not_taken"] = -v.rules["pozzetto_penalty"] if pile_missed else 0
+    return {"total": sum(items.values()), "items": items}

@@ -24,7 +24,9 @@ for every finished hand (an entry of ``game.hand_results``)
       rescored with :func:`canasta.scoring.score_side`; the result must equal
       the recorded one; every meld on it must be a valid finished meld
       (``variant.meld_problem``) of the rank it is filed under, and the player
-      who went out must hold no card; the replay must record the same result
+      who went out must hold no card (meld-id variants such as Burraco: every
+      meld is its kind's canonical arrangement, ``variant.arrange_meld``, and the
+      side is rescored with :func:`canasta.scoring.score_meld_side`); the replay must record the same result
       (determinism, and independence of ``Game.copy``);
 
 for every finished game
@@ -46,7 +48,7 @@ from canasta.engine.actions import Action
 from canasta.engine.game import P_DRAW, WILD_RANK, Game
 from canasta.errors import IllegalActionError
 from canasta.notation import format_action
-from canasta.scoring import HandScore, score_side
+from canasta.scoring import HandScore, score_meld_side, score_side
 from canasta.variants.base import is_wild_code
 
 #: Failures kept in full in the result (all are counted).
@@ -94,6 +96,9 @@ def _check_final_table(table: Game, result: HandScore) -> None:
         raise _Failure("table", f"hand {hand_no}: concealed without anyone going out")
     if went_out is not None and table.hand_sizes[went_out] != 0:
         raise _Failure("table", f"hand {hand_no}: seat {went_out} went out holding {table.hand_cards(went_out)}")
+    if table._ids:
+        _check_final_id_table(table, result)
+        return
     red_total = sum(len(r) for r in table.red_threes)
     for side in range(table.num_sides):
         for rank, meld in table.melds[side].items():
@@ -116,6 +121,36 @@ def _check_final_table(table: Game, result: HandScore) -> None:
             penalties=list(table.penalties[side]),
             removed_black_threes=len(table.removed[side]),
         )
+        recorded = result["sides"][side]
+        if dict(expected) != dict(recorded):
+            raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {recorded}, "
+                                      f"the final table scores {dict(expected)}")
+
+
+def _check_final_id_table(table: Game, result: HandScore) -> None:
+    """Rescore the final table of a meld-id variant (Burraco): every meld is its kind's canonical
+    arrangement (``variant.arrange_meld``), and :func:`score_meld_side` gives the recorded score."""
+    v: Any = table.variant
+    hand_no = result["hand"]
+    went_out = result["went_out"]
+    for side in range(table.num_sides):
+        for meld_id, meld_ in table.melds[side].items():
+            meld: Any = meld_
+            got = v.arrange_meld(list(meld.cards))
+            if isinstance(got, str):
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: {got}")
+            kind, (order, wild_index, _low) = got
+            if kind != meld.kind or (kind == "run" and (list(order) != meld.cards or wild_index != meld.wild_index)):
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.kind} {meld.cards} "
+                                        f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
+            if kind == "set" and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
+                raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
+        seats = [s for s in range(table.num_players) if v.side_of(s) == side]
+        expected = score_meld_side(
+            v, melds=[(list(m.cards), m.wilds) for m in table.melds[side].values()],
+            hands=[table.hand_cards(s) + list(table.face_down[s]) for s in seats],
+            closed=went_out is not None and v.side_of(went_out) == side,
+            pile_missed=v.EXTRA_PILES > 0 and table.piles_taken[side] == 0)
         recorded = result["sides"][side]
         if dict(expected) != dict(recorded):
             raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {recorded}, "

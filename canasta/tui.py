@@ -38,6 +38,9 @@ Actions (one step at a time; a turn is draw/take, then melds and additions, then
   ask / yes / no       "Partner, may I go out?" and the answer
   retract              take back an initial meld below the minimum (the minimum rises by 10)
   end                  decline the pile when the stock is used up (ends the hand)
+Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'add #3 8h'
+  adds one card to meld #3 (ids are shown on the table); run out of cards to pick up your
+  pozzetto; close with a discard once your side has its pozzetto and a burraco.
 Cards: Ah, 10d (or Td), 3s, JK. A number picks that line of 'moves'.
 Commands: help, moves, hint, table, save FILE, quit"""
 
@@ -104,10 +107,56 @@ class TerminalGame:
         self.console.print(text)
 
     # ---------------------------------------------------------------- display
+    def render_runs_table(self, obs: dict[str, Any]) -> None:
+        """The table of a variant with meld ids (Burraco): melds by id, runs in order, pozzetti."""
+        g = self.game
+        table = Table(show_header=True, header_style="bold", expand=False)
+        for col in ("side", "score", "pozzetto", "melds"):
+            table.add_column(col)
+        for side in range(g.num_sides):
+            melds = Text()
+            for i, m in enumerate(obs["melds"][side]):
+                if i:
+                    melds.append("\n")
+                label = f"#{m['id']} " + (f"{m['rank']}s" if m["kind"] == "set" else f"run {m['suit']}")
+                melds.append(label, style="bold")
+                if m["canasta"]:
+                    melds.append(" (clean burraco)" if m["natural"] else " (dirty burraco)", style="green")
+                melds.append(": ", style="bold")
+                if m["kind"] == "run":
+                    for j, c in enumerate(m["cards"]):
+                        if j:
+                            melds.append(" ")
+                        t = _card_text(c)
+                        if j == m["wild_index"]:
+                            t.stylize("underline")
+                        melds.append_text(t)
+                else:
+                    melds.append_text(_cards_text(m["cards"]))
+            taken = "taken" if obs["piles_taken"][side] else "not yet"
+            table.add_row(self.side_label(side), str(obs["scores"][side]), taken,
+                          melds if obs["melds"][side] else Text("-"))
+        self.console.print(table)
+        counts = ", ".join(f"{self.who(s)}: {n}" + (f" (+{obs['face_down'][s]} face down)" if obs["face_down"][s] else "")
+                           for s, n in enumerate(obs["hand_sizes"]))
+        self.say(f"Cards in hand: {counts}")
+        pile = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
+        if obs["pile_top"]:
+            pile.append(", top ")
+            pile.append_text(_card_text(obs["pile_top"]))
+        pile.append(f" · pozzetti left: {len(obs['extra_piles'])}")
+        if obs["barred"]:
+            pile.append(f" · {obs['barred']} came from a one-card pile: not to be discarded this turn", style="yellow")
+        self.console.print(pile)
+
     def render(self) -> None:
         g = self.game
         obs = g.observation(self.seat)
         self.console.rule(f"Hand {obs['hand_no']} · dealer seat {obs['dealer']} · you are seat {self.seat}")
+        if "extra_piles" in obs:
+            self.render_runs_table(obs)
+            self.render_prompt(obs)
+            return
         table = Table(show_header=True, header_style="bold", expand=False)
         v = g.variant
         # Mille has no initial meld minimum and no red threes: those columns are left out
@@ -147,6 +196,9 @@ class TerminalGame:
         side = obs["side"]
         if not obs["opened"][side] and obs["pending_value"] and obs["turn"] % g.num_sides == side:
             self.say(f"Initial meld so far: {obs['pending_value']} of {obs['minimum'][side]}", "yellow")
+        self.render_prompt(obs)
+
+    def render_prompt(self, obs: dict[str, Any]) -> None:
         hand = Text("Your hand: ", style="bold")
         hand.append_text(_cards_text(obs["hand"], group=True))
         self.console.print(hand)
@@ -165,7 +217,10 @@ class TerminalGame:
             hr = g.hand_results[self.hands_seen]
             self.hands_seen += 1
             out = hr["went_out"]
-            how = "the stock ran out" if out is None else f"{self.who(out)} went out" + (" concealed" if hr["concealed"] else "")
+            if g._ids:  # Burraco: closing, or the stock down to two / a stalemate
+                how = "no one closed" if out is None else f"{self.who(out)} closed"
+            else:
+                how = "the stock ran out" if out is None else f"{self.who(out)} went out" + (" concealed" if hr["concealed"] else "")
             self.console.rule(f"End of hand {hr['hand']}: {how}")
             table = Table(show_header=True, header_style="bold")
             table.add_column("item")

@@ -15,7 +15,7 @@ from canasta.encoding import OBS_SIZE
 
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("classic", 3), ("classic", 4),
-                                                   ("uruguayan", 4), ("cuban", 4)])
+                                                   ("uruguayan", 4), ("cuban", 4), ("burraco", 4), ("burraco", 2)])
 def test_random_sim(variant: str, players: int) -> None:
     game = pyspiel.load_game(osg.SHORT_NAME, {"variant": variant, "players": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -87,3 +87,22 @@ def test_ismcts_bot_plays() -> None:
         assert action in legal
         state.apply_action(action)
     assert searched == 2
+
+
+def test_burraco_resample_redeals_the_pozzetti() -> None:
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": "burraco", "players": 4})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = np.random.RandomState(1)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    info = state.information_state_string(player)
+    changed = False
+    for _ in range(5):
+        r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert r.information_state_string(player) == info
+        assert r.legal_actions() == state.legal_actions()
+        assert r.game.card_count() == 108
+        changed |= r.game.extra_piles != state.game.extra_piles
+    assert changed

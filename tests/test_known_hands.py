@@ -73,3 +73,26 @@ def test_expert_worlds_keep_the_known_cards_in_their_hand() -> None:
         held = world.hand_cards(0)
         assert all(held.count(parse_card(c)) >= 1 for c in ("9c", "5d", "4s"))
         assert world.observation(1)["known_hands"] == obs["known_hands"]
+
+
+def test_burraco_pile_take_is_known_until_played() -> None:
+    """Burraco: 'take the entire discard pile' (Denexa 'Burraco'): the face-up pile is known to be in
+    the taker's hand, and a card of it leaves the list once it is melded or discarded."""
+    game = Game("burraco", 4, seed=3)
+    rng = random.Random(1)
+    for _ in range(400):
+        legal = game.legal_actions()
+        take = next((a for a in legal if a.kind == "take"), None)
+        if take is not None and len(game.pile) >= 2:
+            seat, pile = game.actor, sorted(game.pile)
+            game.apply(take)
+            assert sorted(game.known[seat]) == pile
+            assert all(sorted(game.observation(s)["known_hands"][seat]) == sorted(
+                game.observation(seat)["known_hands"][seat]) for s in range(4))
+            discard = next(a for a in game.legal_actions() if a.kind == "discard" and a.cards[0] in pile)
+            game.apply(discard)
+            assert game.known[seat].count(discard.cards[0]) <= game.hands[seat][discard.cards[0]]
+            assert len(game.known[seat]) == len(pile) - 1 or game.hands[seat][discard.cards[0]] > 0
+            return
+        game.apply(rng.choice(legal))
+    raise AssertionError("no pile of two or more cards was taken")

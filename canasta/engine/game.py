@@ -43,6 +43,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.idmelds import IdMeldRules
 from canasta.errors import IllegalActionError, SchemaError
 from canasta.scoring import HandScore, score_side
 from canasta.variants import find_variant
@@ -129,7 +130,7 @@ def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     return format_rank(rank) + "s"
 
 
-class Game:
+class Game(IdMeldRules):
     """One game of a variant: a sequence of hands until a side reaches the target."""
 
     variant: Classic
@@ -139,16 +140,25 @@ class Game:
         cls = find_variant(variant)
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
+        #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
+        self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
-        #: per card code: a pile topped by it cannot be taken
-        self._blocks_pile = [v.blocks_pile(c) for c in range(NUM_CODES)]
-        self._threes_ordinary = v.THREES_ORDINARY
-        self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
-        self._min_naturals = v.min_naturals()
-        #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
-        #: listed as moves of their own, not folded into the rank's canonical card
-        self._special_codes = _special_codes(v.values, self._meld_ranks)
+        if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
+            self._blocks_pile = [False] * NUM_CODES
+            self._threes_ordinary = False
+            self._meld_ranks = _NATURAL_RANKS
+            self._min_naturals = 2
+            self._special_codes: tuple[int, ...] = ()
+        else:
+            #: per card code: a pile topped by it cannot be taken
+            self._blocks_pile = [v.blocks_pile(c) for c in range(NUM_CODES)]
+            self._threes_ordinary = v.THREES_ORDINARY
+            self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
+            self._min_naturals = v.min_naturals()
+            #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
+            #: listed as moves of their own, not folded into the rank's canonical card
+            self._special_codes = _special_codes(v.values, self._meld_ranks)
         self._partners = [self.variant.partner_of(s) for s in range(players)]
         self.num_players = players
         self.num_sides = self.variant.num_sides
@@ -174,6 +184,21 @@ class Game:
         self.reshuffles = 0
         deck = v.deck()
         random.Random(f"{self.seed}/{self.hand_no}").shuffle(deck)
+        if self._ids:
+            self._id_deal_cards(deck)
+            self.frozen = False
+            self.melds = [{} for _ in range(self.num_sides)]
+            self.red_threes = [list[int]() for _ in range(self.num_sides)]
+            self.removed = [list[int]() for _ in range(self.num_sides)]
+            self.opened = [True] * self.num_sides
+            self.minimum_extra = [0] * self.num_sides
+            self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
+            self.melded_before = [False] * n
+            self.known = [list[int]() for _ in range(n)]
+            self.hand_over = False
+            self.turn = (self.dealer + 1) % n
+            self._reset_turn()
+            return
         self.stock: list[int] = deck
         self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
         self.hand_sizes = [0] * n
@@ -197,15 +222,15 @@ class Game:
             if not v.upcard_must_be_covered(c):
                 break
         self.melds: list[dict[int, Meld]] = [{} for _ in range(self.num_sides)]
-        self.red_threes: list[list[int]] = [[] for _ in range(self.num_sides)]
+        self.red_threes = [list[int]() for _ in range(self.num_sides)]
         #: cards a side took out of play (Cuban: black threes from a taken pile)
-        self.removed: list[list[int]] = [[] for _ in range(self.num_sides)]
+        self.removed = [list[int]() for _ in range(self.num_sides)]
         self.opened = [False] * self.num_sides
         self.minimum_extra = [0] * self.num_sides
-        self.penalties: list[list[tuple[str, int]]] = [[] for _ in range(self.num_sides)]
+        self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
         self.melded_before = [False] * n
         #: per seat, cards every player saw go into that hand (from a taken pile) and still there
-        self.known: list[list[int]] = [[] for _ in range(n)]
+        self.known = [list[int]() for _ in range(n)]
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -233,6 +258,8 @@ class Game:
         self.take_snapshot: dict[str, Any] | None = None
         self.unusable: list[int] | None = None
         self.no_discard = False
+        if self._ids:
+            self._id_reset_turn()
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
@@ -314,6 +341,8 @@ class Game:
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, one per distinct effect (suits are canonical)."""
+        if self._ids:
+            return self._id_legal()
         if self.phase == P_DRAW:
             return self._draw_actions()
         if self.phase == P_PLAY:
@@ -563,6 +592,9 @@ class Game:
         """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
         if not isinstance(action, Action):
             raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+        if self._ids:
+            self._id_check(action)
+            return
         kind = action.kind
         ph = self.phase
         if ph == P_OVER:
@@ -938,6 +970,9 @@ class Game:
         return self
 
     def _do(self, action: Action) -> None:
+        if self._ids:
+            self._id_do(action)
+            return
         seat = self.actor
         got: list[int] = []
         kind = action.kind
@@ -1211,6 +1246,8 @@ class Game:
             raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
         v = self.variant
         side = self._sides[seat]
+        if self._ids:
+            return self._id_observation(self._base_observation(seat))
         return {
             "variant": self.variant_name,
             "rules": dict(v.rules),
@@ -1255,6 +1292,25 @@ class Game:
             return None
         return self.variant.settle(list(self.scores), self.hand_results, self.winner)
 
+    def _base_observation(self, seat: int) -> dict[str, Any]:
+        """The observation keys every variant shares (melds are filled in by the family)."""
+        return {
+            "variant": self.variant_name, "rules": dict(self.variant.rules), "players": self.num_players,
+            "seat": seat, "side": self._sides[seat], "partner": self.variant.partner_of(seat),
+            "hand_no": self.hand_no, "dealer": self.dealer, "turn": self.turn,
+            "actor": self.actor if not self.is_over else None, "phase": self.phase,
+            "hand": [format_card(c) for c in self.hand_cards(seat)], "hand_sizes": list(self.hand_sizes),
+            "stock_size": len(self.stock), "pile_size": len(self.pile),
+            "pile_top": format_card(self.pile[-1]) if self.pile else None,
+            "pile": [format_card(c) for c in self.pile], "frozen": False, "melds": [],
+            "red_threes": [[] for _ in range(self.num_sides)], "removed": [[] for _ in range(self.num_sides)],
+            "opened": list(self.opened), "minimum": [0] * self.num_sides, "pending_value": 0,
+            "scores": list(self.scores), "asked": False, "permission": None,
+            "hand_results": self.hand_results, "winner": self.winner,
+            "known_hands": [[format_card(c) for c in sorted(k, key=sort_key)] for k in self.known],
+            "settlement": self.settlement(),
+        }
+
     # --------------------------------------------------------- persistence
     def copy(self) -> Game:
         """An independent game in the same position (fast: for search)."""
@@ -1279,9 +1335,17 @@ class Game:
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
+        if self._ids:
+            self._id_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
+        d = self._to_dict()
+        if self._ids:
+            self._id_to_dict(d)
+        return d
+
+    def _to_dict(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA_VERSION,
             "variant": self.variant_name,
@@ -1351,8 +1415,9 @@ class Game:
                 g.hands.append(counts)
             g.hand_sizes = [sum(h) for h in g.hands]
             g.melds = []
-            for side_melds in d["melds"]:
-                g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
+            if not g._ids:
+                for side_melds in d["melds"]:
+                    g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
             g.red_threes = [list(r) for r in d["red_threes"]]
             g.removed = [list(r) for r in d.get("removed") or [[] for _ in range(g.num_sides)]]
             g.opened = list(d["opened"])
@@ -1380,6 +1445,8 @@ class Game:
             g.no_discard = d["no_discard"]
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
+            if g._ids:
+                g._id_from_dict(d)
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -1416,6 +1483,8 @@ class Game:
             held.extend(c for c, k in enumerate(h) for _ in range(k))
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
+        if self._ids:
+            held += self._id_cards()
         have = [0] * NUM_CODES
         for c in held:
             if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
@@ -1453,6 +1522,8 @@ class Game:
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
+        if self._ids:
+            total += len(self._id_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

@@ -6,7 +6,7 @@
 >>> action = int(obs["action_mask"].nonzero()[0][0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
 
-The observation is ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``
+The observation is ``{"observation": float32[obs_size(variant)], "action_mask": int8[num_actions(variant)]}``
 (canasta.encoding, from ``Game.observation(seat)`` only); ``action_masks()`` returns
 the mask too, for maskable policy-gradient libraries. ``opponents`` names a computer
 player (``get_player``) for every other seat, or lists one name per other seat in
@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from canasta.encoding import NUM_ACTIONS, OBS_SIZE, action_mask, decode, encode_observation
+from canasta.encoding import action_mask, decode, encode_observation, num_actions, obs_size
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
 from canasta.players import Player, get_player
@@ -55,10 +55,10 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         self.render_mode = render_mode
         self.illegal_action_reward = illegal_action_reward
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant),), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions(variant),), np.int8),
         })
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(num_actions(variant))
         self._seeder = random.Random()
         self.game = Game(variant, players, 0, self.rules)
         self._others: dict[int, Player] = {}
@@ -82,7 +82,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
     def _obs(self) -> dict[str, Any]:
         g = self.game
         mine = not self._done and g.actor == self.seat
-        mask = action_mask(g.legal_actions()) if mine else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = action_mask(g.legal_actions(), self.variant) if mine else np.zeros(num_actions(self.variant), dtype=np.int8)
         return {"observation": encode_observation(g.observation(self.seat)), "action_mask": mask}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -117,7 +117,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            chosen = decode(int(action), self.game.legal_actions())
+            chosen = decode(int(action), self.game.legal_actions(), self.variant)
         except ValueError:
             if self.illegal_action_reward is None:
                 raise

@@ -14,7 +14,7 @@ that seed). The game models this as one explicit chance node at the start whose
 ``num_deals`` equally likely outcomes are the seed: after it every draw is
 determined by the shuffled stock, and nothing else is random.
 
-**Actions** are the indices of canasta.encoding (``NUM_ACTIONS`` distinct
+**Actions** are the indices of canasta.encoding (``num_actions(variant)`` distinct
 actions, one per kind of card use). **Returns** are zero-sum: each player gets
 its side's score over the episode's hands minus the mean over the sides, in
 thousands of points.
@@ -39,7 +39,7 @@ import numpy as np
 import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
-from canasta.encoding import NUM_ACTIONS, OBS_SIZE, decode, encode_observation, legal_indices
+from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
 from canasta.notation import format_action
@@ -76,7 +76,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         rules: dict[str, Any] = json.loads(str(p["rules"]))
         Game(str(p["variant"]), players, 0, rules)  # validates the parameters
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=num_actions(str(p["variant"])),
             max_chance_outcomes=int(p["num_deals"]),
             num_players=players,
             min_utility=-20.0 * hands,
@@ -96,7 +96,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         return CanastaState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
-        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant)
 
 
 class _Config:
@@ -141,7 +141,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
-        return sorted(legal_indices(self.game.legal_actions()))
+        return sorted(legal_indices(self.game.legal_actions(), self._g.variant))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         n = self._g.num_deals
@@ -153,7 +153,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             self._start_results = len(self.game.hand_results)
             return
         g = self.game
-        g.push(decode(int(action), g.legal_actions()))
+        g.push(decode(int(action), g.legal_actions(), self._g.variant))
         self._steps += 1
         if self._steps >= MAX_STEPS_PER_HAND * self._g.hands:
             self._truncated = True
@@ -163,11 +163,11 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             return f"deal {action}"
         if self.game is not None and not self._terminal() and player == self.game.actor:
             try:
-                return format_action(decode(int(action), self.game.legal_actions()))
+                return format_action(decode(int(action), self.game.legal_actions(), self._g.variant))
             except ValueError:
                 pass
         from canasta.encoding import describe_index
-        return describe_index(int(action))
+        return describe_index(int(action), self._g.variant)
 
     def returns(self) -> list[float]:
         g = self.game
@@ -195,7 +195,13 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             keep.append(kept)
             for c in range(NUM_CODES):
                 pool.extend([c] * (hand[c] - kept[c]))
+        if g._ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+            for p in [*g.extra_piles, *g.face_down]:
+                pool.extend(p)
         rng.shuffle(pool)
+        if g._ids:
+            g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
+            g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         for s in range(g.num_players):
             if s == player_id:
                 continue
@@ -253,11 +259,11 @@ def observation_text(game: Game, player: int) -> str:
 class CanastaObserver:
     """OpenSpiel PyObserver: the encoding vector as tensor; the views above as strings."""
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, variant: str = "classic") -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(OBS_SIZE, np.float64)
+        self.tensor = np.zeros(obs_size(variant), np.float64)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:

@@ -8,7 +8,7 @@
 >>> env.step(action)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats). Each observation is a dict
-``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` computed
+``{"observation": float32[obs_size(variant)], "action_mask": int8[num_actions(variant)]}`` computed
 from ``Game.observation(seat)`` only (canasta.encoding; docs/research.md). The
 agent to act is the engine's ``actor``: turns are atomic steps, and "may I go
 out?" hands one decision to the partner, so the order is not a fixed cycle.
@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from canasta.encoding import NUM_ACTIONS, OBS_SIZE, action_mask, decode, encode_observation
+from canasta.encoding import action_mask, decode, encode_observation, num_actions, obs_size
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
 from canasta.notation import format_action
@@ -53,10 +53,10 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant),), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions(variant),), np.int8),
         }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions(variant)) for a in self.possible_agents}
         self._seeder = random.Random()
         self.game = Game(variant, players, 0, self.rules)
 
@@ -86,9 +86,9 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         seat = self._index[agent]
         obs = encode_observation(self.game.observation(seat))
         if self._live() and self.game.actor == seat:
-            mask = action_mask(self.game.legal_actions())
+            mask = action_mask(self.game.legal_actions(), self.variant)
         else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            mask = np.zeros(num_actions(self.variant), dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def _live(self) -> bool:
@@ -102,7 +102,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         game = self.game
         if action is None:
             raise ValueError(f"{agent} must act: pass an action index")
-        chosen = decode(int(action), game.legal_actions())
+        chosen = decode(int(action), game.legal_actions(), self.variant)
         results_before = len(game.hand_results)
         hand_before = game.hand_no
         game.push(chosen)

@@ -35,6 +35,7 @@ from canasta.engine.actions import (
     Action,
 )
 from canasta.players.base import Observation
+from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -336,6 +337,8 @@ class BasicPlayer:
         """The chosen action and a one-line reason."""
         if not legal:
             raise ValueError("no legal actions")
+        if getattr(find_variant(obs["variant"]), "MELD_IDS", False):
+            return choose_runs(obs, legal)
         view = _View(obs)
         phase = obs["phase"]
         if phase == "answer":

@@ -51,7 +51,7 @@ from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
 from canasta.players.basic import BasicPlayer
-from canasta.scoring import score_side
+from canasta.scoring import score_meld_side, score_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -140,6 +140,68 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     return Game.from_dict(d)
 
 
+def determinize_ids(obs: Observation, rng: random.Random) -> Game:
+    """:func:`determinize` for a variant with meld ids (Burraco): the other hands, the stock, the
+    pozzetti and every face-down pozzetto (nobody has looked at those) are dealt from the unseen cards."""
+    players: int = obs["players"]
+    base = Game(obs["variant"], players, 0, obs["rules"])
+    d = base.to_dict()
+    unseen = [0] * NUM_CODES
+    for c in base.variant.deck():
+        unseen[c] += 1
+    hand = [parse_card(c) for c in obs["hand"]]
+    pile = [parse_card(c) for c in obs["pile"]]
+    melds: list[list[list[Any]]] = []
+    seat: int = obs["seat"]
+    # cards everyone saw go into a hand with the pile stay there in every sampled world
+    known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
+    seen = list(hand) + pile + [c for k in known for c in k]
+    next_id = 1
+    for side_melds in obs["melds"]:
+        out: list[list[Any]] = []
+        for m in side_melds:
+            cards = [parse_card(c) for c in m["cards"]]
+            seen += cards
+            wild_index = m["wild_index"]
+            low = 0
+            if m["kind"] == "run":
+                got = base.variant.arrange_meld(cards)  # type: ignore[attr-defined]
+                if isinstance(got, str):
+                    raise ValueError(got)
+                low = got[1][2]
+            out.append([m["id"], m["kind"], cards, wild_index, low])
+            next_id = max(next_id, m["id"] + 1)
+        melds.append(out)
+    for c in seen:
+        unseen[c] -= 1
+    if any(k < 0 for k in unseen):
+        raise ValueError("observation holds more cards than the pack")
+    pool = [c for c in range(NUM_CODES) for _ in range(unseen[c])]
+    rng.shuffle(pool)
+
+    def take(n: int) -> list[int]:
+        got = pool[:n]
+        del pool[:n]
+        return got
+
+    hands = [hand if s == seat else known[s] + take(obs["hand_sizes"][s] - len(known[s])) for s in range(players)]
+    face_down = [take(n) for n in obs["face_down"]]
+    extra = [take(n) for n in obs["extra_piles"]]
+    if len(pool) != obs["stock_size"]:
+        raise ValueError("the unseen cards do not match the stock size")
+    barred = parse_card(obs["barred"]) if obs["barred"] else None
+    d.update({
+        "seed": rng.getrandbits(32), "scores": list(obs["scores"]), "hand_results": list(obs["hand_results"]),
+        "hand_no": obs["hand_no"], "dealer": obs["dealer"], "phase": obs["phase"], "stock": pool, "pile": pile,
+        "hands": hands, "melds": melds, "extra_piles": extra, "piles_taken": list(obs["piles_taken"]),
+        "face_down": face_down, "next_meld_id": next_id, "barred": barred, "orbit": obs["orbit"],
+        "one_card_take": barred is not None, "turn_melded": False, "turn": obs["turn"],
+        "drawn": obs["phase"] == "play", "history": [], "deals": [],
+        "known": [[parse_card(c) for c in k] if s == seat else known[s] for s, k in enumerate(obs["known_hands"])],
+    })
+    return Game.from_dict(d)
+
+
 def hand_margins(game: Game, results_before: int) -> list[float]:
     """Per side: its score in the hands finished since ``results_before``, or, if none finished,
     the score it would get if the hand ended now; minus the mean over the sides."""
@@ -148,6 +210,15 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
         for r in game.hand_results[results_before:]:
             for s, side in enumerate(r["sides"]):
                 totals[s] += side["total"]
+    elif game._ids:
+        v: Any = game.variant
+        totals = []
+        for side in range(game.num_sides):
+            seats = [s for s in range(game.num_players) if game.side_of(s) == side]
+            totals.append(float(score_meld_side(
+                v, melds=[(list(m.cards), m.wilds) for m in game.melds[side].values()],
+                hands=[game.hand_cards(s) + list(game.face_down[s]) for s in seats], closed=False,
+                pile_missed=v.EXTRA_PILES > 0 and game.piles_taken[side] == 0)["total"]))
     else:
         v = game.variant
         totals = []
@@ -192,6 +263,8 @@ class ExpertPlayer:
         if not legal:
             raise ValueError("no legal actions")
         basic_choice, basic_reason = self.basic.decide(obs, legal)
+        ids = bool(getattr(find_variant(obs["variant"]), "MELD_IDS", False))
+        deal = determinize_ids if ids else determinize
         if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
@@ -205,7 +278,7 @@ class ExpertPlayer:
             if deadline is not None and sampled and time.perf_counter() > deadline:
                 break
             try:
-                world = determinize(obs, rng)
+                world = deal(obs, rng)
             except (CanastaError, ValueError, KeyError):
                 continue
             if ASK_ACTION not in legal and world.phase == "play":

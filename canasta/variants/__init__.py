@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from canasta.errors import UnknownVariantError
 from canasta.variants.base import Option, Variant
+from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
@@ -23,12 +24,14 @@ def find_variant(name: str) -> type[Variant]:
         return VARIANTS[key]
     except KeyError:
         raise UnknownVariantError(
-            f"unknown variant {name!r}; known: {', '.join(sorted(VARIANTS))}") from None
+            f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None  # registration order
 
 
 register(Classic)
 for _cls in REGIONAL_VARIANTS:
     register(_cls)
 register(Mille)
+register(Burraco)
 
-__all__ = ["VARIANTS", "Classic", "Cuban", "Mille", "Option", "Uruguayan", "Variant", "find_variant", "register"]
+__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "Mille", "Option", "Uruguayan", "Variant", "find_variant",
+           "register"]

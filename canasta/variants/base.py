@@ -112,6 +112,11 @@ class Variant:
     def describe_rules(self) -> dict[str, Any]:
         return dict(self.rules)
 
+    def settle(self, scores: list[int], hand_results: list[dict[str, Any]],
+               winner: int | None) -> dict[str, Any] | None:
+        """The end-of-game settlement between the players (Mille's stakes), or None."""
+        return None
+
 
 def with_defaults(options: dict[str, Option], source: str, **defaults: Any) -> dict[str, Option]:
     """A variant's options: a parent's, with some defaults changed (``source`` cites why)."""

@@ -206,11 +206,6 @@ class Classic(Variant):
         """A variant's own hand score, or None for the table-driven Canasta scoring."""
         return None
 
-    def settle(self, scores: list[int], hand_results: list[dict[str, Any]],
-               winner: int | None) -> dict[str, Any] | None:
-        """The end-of-game settlement between the players (Mille's stakes), or None."""
-        return None
-
     def upcard_freezes(self, code: int) -> bool:
         rank = rank_of(code)
         if code == JOKER or rank == TWO or is_red_three(code):

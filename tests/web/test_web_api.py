@@ -481,3 +481,29 @@ def test_mille_is_listed_and_a_hand_is_played(db_url: str, make_server: Callable
     obs = ws.state["obs"]
     assert obs["variant"] == "mille" and "naturals" in obs["hand_results"][0]["sides"][0]
     ws.close()
+
+
+def test_burraco_game_via_the_api(db_url: str, make_server: Callable[..., Server]) -> None:
+    """Burraco is in the variant list, has a rules page, and a game is created and played through the API;
+    its states show the pozzetti only by their sizes."""
+    server = make_server(db_url)
+    with server.http() as http:
+        burraco = next(v for v in http.get("/api/variants").json() if v["name"] == "burraco")
+        assert burraco["player_counts"] == [2, 4]
+        assert {"target_score", "clean_burraco_to_close"} <= {o["name"] for o in burraco["options"]}
+        assert http.get("/rules/burraco").status_code == 200
+    game = create(server, [ME, BOT, BOT, BOT], seed="7", variant="burraco")
+    ws = server.ws(game["id"], game["tokens"]["0"])
+    assert ws.recv()["type"] == "welcome"
+    played = []
+    for _ in range(12):
+        played.append(act_with_hint(ws))
+        ws.until(lambda m: m.get("type") == "update")
+        assert ws.state is not None
+        state = ws.state
+        assert not keys(state) & FORBIDDEN
+        obs = state["obs"]
+        assert obs["variant"] == "burraco" and all(isinstance(n, int) for n in obs["extra_piles"])
+        assert all(isinstance(n, int) for n in obs["face_down"])
+    assert any(a.startswith(("draw", "take")) for a in played)
+    ws.close()

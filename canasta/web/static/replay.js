@@ -55,8 +55,11 @@ function show() {
     const row = document.createElement("div");
     row.innerHTML = `<strong>Side ${side + 1}</strong> · score ${f.scores[side]} · red threes ${f.red_threes[side].length}`;
     for (const m of melds) {
-      const d = cardsRow(sortCards(m.cards));
-      d.title = m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : `${m.rank} meld`;
+      // Variants with meld ids (Burraco): a run keeps its order; melds are named by id.
+      const d = cardsRow(m.kind === "run" ? [...m.cards] : sortCards(m.cards));
+      d.title = m.id !== undefined
+        ? `#${m.id} ${m.kind}` + (m.canasta ? (m.natural ? " (clean burraco)" : " (dirty burraco)") : "")
+        : (m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : `${m.rank} meld`);
       row.append(d);
     }
     box.append(row);

@@ -214,27 +214,30 @@ function renderSeats() {
 function meldElement(meld, side) {
   const div = document.createElement("div");
   div.className = "meld" + (meld.canasta ? " canasta" : "");
-  div.dataset.rank = meld.rank;
+  // Variants with meld ids (Burraco): additions name the meld "#id"; a run keeps its order.
+  const byId = meld.id !== undefined;
+  div.dataset.rank = byId ? `#${meld.id}` : meld.rank;
   div.dataset.side = String(side);
-  const cards = sortCards(meld.cards);
+  const cards = byId && meld.kind === "run" ? [...meld.cards] : sortCards(meld.cards);
   if (meld.canasta) {
     // A closed canasta: squared up, a red card on top when natural, a black one when mixed.
     const naturals = cards.filter((c) => !["2", "JK"].includes(parseCard(c).rank));
     const want = meld.natural ? ["h", "d"] : ["s", "c"];
     let top = naturals.find((c) => want.includes(parseCard(c).suit));
-    if (!top) top = meld.rank === "wild" ? "JK" : `${meld.rank}${want[0]}`;
+    if (!top) top = byId ? (naturals[0] || cards[0]) : (meld.rank === "wild" ? "JK" : `${meld.rank}${want[0]}`);
     const card = cardElement(top, { small: true });
     card.classList.add(meld.natural ? "closed-natural" : "closed-mixed");
     div.append(card);
     const badge = document.createElement("span");
     badge.className = "badge " + (meld.natural ? "natural" : "mixed");
-    badge.textContent = `${meld.natural ? "natural" : "mixed"} canasta · ${cards.length}`;
+    badge.textContent = byId ? `${meld.natural ? "clean" : "dirty"} burraco · ${cards.length}`
+      : `${meld.natural ? "natural" : "mixed"} canasta · ${cards.length}`;
     div.append(badge);
   } else {
     for (const c of cards) div.append(cardElement(c, { small: true }));
   }
   if (side === state.obs.side) {
-    div.addEventListener("click", () => attemptAdd(meld.rank));
+    div.addEventListener("click", () => attemptAdd(div.dataset.rank));
     div.classList.add("drop-target");
   }
   return div;
@@ -280,6 +283,11 @@ function renderPiles() {
   const back = cardElement("??", { label: o.stock_size });
   stock.append(back);
   stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">stock ${o.stock_size}</div>`);
+  if (o.extra_piles !== undefined) {
+    // Burraco: the pozzetti left in the centre and the face-down ones, by size only.
+    const down = o.face_down.map((n, s) => (n ? `seat ${s + 1}: ${n} face down` : "")).filter(Boolean).join(", ");
+    stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">pozzetti ${o.extra_piles.length}${down ? ` · ${down}` : ""}</div>`);
+  }
   stock.classList.toggle("can", state.legal.includes("draw"));
   const pile = $("pile");
   pile.innerHTML = "";
