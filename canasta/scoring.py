@@ -35,7 +35,7 @@ def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: li
     (natural 500, mixed 300). Variants change the pieces through the hooks
     ``canasta_kind``, ``red_three_score`` and ``removed_black_threes_bonus``.
     """
-    own = v.score_hand(melds, hands, went_out)
+    own = v.score_table(melds, red_threes, hands, went_out) if v.SCORES_TABLE else v.score_hand(melds, hands, went_out)
     if own is not None:
         for name, points in penalties or []:
             own["items"][name] = own["items"].get(name, 0) + points

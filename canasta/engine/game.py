@@ -24,6 +24,7 @@ from canasta.cards import (
     is_red_three,
     sort_key,
 )
+from canasta.engine import setrules as _sr
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -142,6 +143,8 @@ class Game(IdMeldRules):
         self.variant_name = cls.name
         #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
         self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
+        #: extended set-meld rules on the Classic turn (Modern American: canasta.engine.setrules)
+        self._xr: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -159,7 +162,13 @@ class Game(IdMeldRules):
             #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
             #: listed as moves of their own, not folded into the rank's canonical card
             self._special_codes = _special_codes(v.values, self._meld_ranks)
-        self._partners = [self.variant.partner_of(s) for s in range(players)]
+        #: whom a seat may ask 'may I go out?' (None: nobody, or the variant does not offer asking)
+        self._partners = [self.variant.partner_of(s) if v.ASK_PERMISSION else None for s in range(players)]
+        #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
+        self._laid_out = [False] * NUM_CODES
+        if not self._ids and not self._threes_ordinary:
+            for c in (12, 13, 14, 15) if self._xr else (13, 14):
+                self._laid_out[c] = True
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -213,7 +222,7 @@ class Game(IdMeldRules):
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
-        while True:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
+        while not v.NO_UPCARD:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
             c = self.stock.pop()
             self.pile.append(c)
             upcards.append(c)
@@ -231,6 +240,9 @@ class Game(IdMeldRules):
         self.melded_before = [False] * n
         #: per seat, cards every player saw go into that hand (from a taken pile) and still there
         self.known = [list[int]() for _ in range(n)]
+        if self._xr:
+            #: per seat, bonus cards held face down until the seat's next turn (Modern American)
+            self.bonus: list[list[int]] = [[] for _ in range(n)]
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -258,11 +270,15 @@ class Game(IdMeldRules):
         self.take_snapshot: dict[str, Any] | None = None
         self.unusable: list[int] | None = None
         self.no_discard = False
+        #: the side completed its initial meld in this turn
+        self.opened_turn = False
         if self._ids:
             self._id_reset_turn()
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
+        if self._xr:
+            return _sr.lay_out_threes(self, seat, got)
         hand = self.hands[seat]
         side = self._sides[seat]
         while True:
@@ -522,6 +538,9 @@ class Game(IdMeldRules):
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
+        if self._xr:
+            return [a for a in out if a.kind not in (MELD, ADD, DISCARD) or (
+                _sr.check_discard(self, a, False) if a.kind == DISCARD else _sr.check_meld_like(self, a, False))]
         return out
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
@@ -570,6 +589,8 @@ class Game(IdMeldRules):
         return out
 
     def _pending_met(self, side: int) -> bool:
+        if self._xr:
+            return _sr.pending_met(self, side)
         return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
 
     def _may_ask(self) -> bool:
@@ -694,6 +715,8 @@ class Game(IdMeldRules):
         return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
+        if self._xr:
+            return _sr.check_take(self, action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -780,6 +803,8 @@ class Game(IdMeldRules):
         return "the pile is frozen: take it only with a natural pair matching the top card (Bicycle 'Frozen Pile')"
 
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
+        if self._xr:
+            return _sr.check_meld_like(self, action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -933,6 +958,8 @@ class Game(IdMeldRules):
         return "a meld may hold at most three wild cards until it is a canasta (Bicycle 'Melds')"
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
+        if self._xr:
+            return _sr.check_discard(self, action, raise_error)
         seat = self.turn
         side = self._sides[seat]
         f = self._fail
@@ -1014,7 +1041,7 @@ class Game(IdMeldRules):
             before = len(got)
             if not self._draw_one(seat, got):
                 return
-            if is_red_three(got[before]) and not self._threes_ordinary and not self._lay_out_red_threes(seat, got):
+            if self._laid_out[got[before]] and not self._lay_out_red_threes(seat, got):
                 return
 
     def _reshuffle(self) -> None:
@@ -1088,6 +1115,9 @@ class Game(IdMeldRules):
                 self.unusable[c] += 1
 
     def _check_opened(self, side: int) -> None:
+        if self._xr:
+            _sr.check_opened(self, side)
+            return
         if self.pending_value >= self.minimum(self.variant.side_of(self.turn)):
             self.opened[side] = True
             if self.pile_aside is not None:
@@ -1152,6 +1182,9 @@ class Game(IdMeldRules):
             self._go_out(seat)
 
     def _do_discard(self, action: Action) -> None:
+        if self._xr:
+            _sr.do_discard(self, action)
+            return
         seat = self.turn
         side = self._sides[seat]
         c = action.cards[0]
@@ -1175,6 +1208,8 @@ class Game(IdMeldRules):
         self._reset_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
+        elif self._xr:
+            _sr.start_turn(self)
 
     def _do_retract(self) -> None:
         """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
@@ -1206,7 +1241,7 @@ class Game(IdMeldRules):
 
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
-        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
+        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side) and not self._xr
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
@@ -1248,7 +1283,7 @@ class Game(IdMeldRules):
         side = self._sides[seat]
         if self._ids:
             return self._id_observation(self._base_observation(seat))
-        return {
+        obs = {
             "variant": self.variant_name,
             "rules": dict(v.rules),
             "players": self.num_players,
@@ -1285,6 +1320,12 @@ class Game(IdMeldRules):
             "winner": self.winner,
             "settlement": self.settlement(),
         }
+        if self._xr:
+            # bonus cards lie face down: only how many each seat holds
+            obs["bonus_cards"] = [len(b) for b in self.bonus]
+            obs["turn_card_drawn"] = _sr.turn_card_drawn(self)
+            obs["dead_ranks"] = [format_rank(r) for r in _sr.dead_ranks(self)]
+        return obs
 
     def settlement(self) -> dict[str, Any] | None:
         """The variant's end-of-game settlement (Mille's stakes) once the game is over, else None."""
@@ -1335,12 +1376,17 @@ class Game(IdMeldRules):
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
+        if self._xr:
+            g.bonus = [list(b) for b in self.bonus]
         if self._ids:
             self._id_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
+        if self._xr:
+            d["bonus"] = [list(b) for b in self.bonus]
+            d["opened_turn"] = self.opened_turn
         if self._ids:
             self._id_to_dict(d)
         return d
@@ -1445,6 +1491,9 @@ class Game(IdMeldRules):
             g.no_discard = d["no_discard"]
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
+            if g._xr:
+                g.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(g.num_players)]]
+                g.opened_turn = bool(d.get("opened_turn", False))
             if g._ids:
                 g._id_from_dict(d)
         except SchemaError:
@@ -1483,6 +1532,10 @@ class Game(IdMeldRules):
             held.extend(c for c, k in enumerate(h) for _ in range(k))
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
+        if self._xr:
+            if len(self.bonus) != n:
+                raise SchemaError(f"bonus must have one entry per seat ({n}), not {len(self.bonus)}")
+            held += [c for b in self.bonus for c in b]
         if self._ids:
             held += self._id_cards()
         have = [0] * NUM_CODES
@@ -1522,6 +1575,8 @@ class Game(IdMeldRules):
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
+        if self._xr:
+            total += sum(len(b) for b in self.bonus)
         if self._ids:
             total += len(self._id_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])

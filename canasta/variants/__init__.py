@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from canasta.errors import UnknownVariantError
+from canasta.variants.american import American
 from canasta.variants.base import Option, Variant
 from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
@@ -32,6 +33,7 @@ for _cls in REGIONAL_VARIANTS:
     register(_cls)
 register(Mille)
 register(Burraco)
+register(American)
 
-__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "Mille", "Option", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "American", "Burraco", "Classic", "Cuban", "Mille", "Option", "Uruguayan", "Variant", "find_variant",
            "register"]

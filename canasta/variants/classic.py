@@ -123,6 +123,12 @@ class Classic(Variant):
     RESTOCK_LIMIT: ClassVar[int | None] = 1
     #: Why a player may not take the pile with a wild card, if the variant words it its own way.
     FROZEN_PILE_TEXT: ClassVar[str | None] = None
+    #: No upcard: the discard pile starts empty (Modern American).
+    NO_UPCARD: ClassVar[bool] = False
+    #: A player may ask 'may I go out?' (where there is a partner).
+    ASK_PERMISSION: ClassVar[bool] = True
+    #: The variant scores a side itself from melds, laid-out threes and hands (``score_table``).
+    SCORES_TABLE: ClassVar[bool] = False
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
@@ -205,6 +211,11 @@ class Classic(Variant):
                    went_out: bool) -> SideScore | None:
         """A variant's own hand score, or None for the table-driven Canasta scoring."""
         return None
+
+    def score_table(self, melds: list[tuple[int, list[int]]], threes: list[int], hands: list[list[int]],
+                    went_out: bool) -> SideScore:
+        """A variant's whole side score from its table (``SCORES_TABLE``; Modern American)."""
+        raise NotImplementedError
 
     def upcard_freezes(self, code: int) -> bool:
         rank = rank_of(code)

@@ -1,0 +1,490 @@
+"""Extended set-meld rules on the Classic turn structure: Modern American Canasta.
+
+A variant that sets ``EXTENDED_SET_RULES`` keeps Classic's state and turn (draw or
+take, melds and additions, discard) and :class:`~canasta.engine.game.Game` sends these
+decision points here (one attribute test on the Classic paths):
+
+- the take of the pile (always with a natural pair; a meld never over ``MELD_MAX``;
+  dead ranks; the initial meld before the pile: the top card and a lone pair never count);
+- meld validity (the variant's ``wild_problem``, wild melds, dead ranks, ``MELD_MAX``,
+  never melding down to no card, one card left only to go out or before bonus cards);
+- the initial meld (``opening``: minimum, the required pure meld, the splash);
+- discards (the variant's restrictions by card and pile state, checked by the engine:
+  the text's 'show your hand' cases);
+- threes of both colours laid out and replaced, the last card of the stock a three;
+- bonus cards: a per-seat face-down stack drawn after the discard of the initial meld's
+  turn while the turn card is in the stock, added to the hand at the seat's next turn.
+
+The functions take the game as their first argument; the variant supplies the data.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from canasta.cards import JOKER, format_card, format_rank
+from canasta.engine.actions import ADD, MELD, Action
+from canasta.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from canasta.engine.game import Game
+    from canasta.variants.american import American
+
+WILD_RANK = 1
+THREE_CODES = (12, 13, 14, 15)
+SEVEN = 7
+ACE = 14
+
+
+def _v(g: Game) -> American:
+    return g.variant  # type: ignore[return-value]  # a variant with EXTENDED_SET_RULES
+
+
+def turn_card_drawn(g: Game) -> bool:
+    """Terms: the turn card is the ninth card from the bottom: once drawn, 8 or fewer cards remain."""
+    return len(g.stock) < _v(g).TURN_CARD_DEPTH
+
+
+def is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+def _fail(raise_error: bool, rule: str, message: str) -> bool:
+    if raise_error:
+        raise IllegalActionError(rule, message)
+    return False
+
+
+def dead_ranks(g: Game) -> list[int]:
+    """Ranks of a closed natural canasta of either side: 'neither team is allowed to begin or add to a meld'."""
+    out = []
+    for side_melds in g.melds:
+        for r, m in side_melds.items():
+            if r != WILD_RANK and m.size >= 7 and m.wilds == 0:
+                out.append(r)
+    return sorted(set(out))
+
+
+def is_dead(g: Game, rank: int) -> bool:
+    for side_melds in g.melds:
+        m = side_melds.get(rank)
+        if m is not None and m.size >= 7 and m.wilds == 0:
+            return True
+    return False
+
+
+def initial_turn(g: Game, side: int) -> bool:
+    """Melds put down now are part of the side's initial meld (wild cards allowed with two naturals).
+
+    After a pile take the pile joins the hand once the initial meld is complete; melds after that
+    are later melds (Terms: the initial meld 'must be laid down before you are allowed to take any
+    card from the pile')."""
+    return not g.opened[side] or (g.opened_turn and not g.took_pile)
+
+
+def _take_rank(g: Game) -> int:
+    """The rank of the meld made with the pile's top card in this turn of an initial meld, or 0."""
+    snap = g.take_snapshot
+    if g.took_pile and snap is not None and g.pile_aside is not None:
+        return int(snap["top"]) >> 2
+    return 0
+
+
+def opening(g: Game, side: int, extra: Action | None = None) -> tuple[int, bool]:
+    """(count, complete) of the side's initial meld this turn, with ``extra`` made hypothetically.
+
+    Terms 'The Initial Meld': the count is of cards melded from the hand; it 'Must include a pure
+    meld of at least three matching natural cards' (or a wild card meld); with the pile, 'the point
+    value of the cards in this pair do not count ... since they are not a complete meld from your
+    hand', and the top card never counts. 'The Splash': a natural or wild canasta from the hand
+    needs no count.
+    """
+    v = _v(g)
+    values = v.values
+    take_rank = _take_rank(g)
+    top = g.take_snapshot["top"] if take_rank and g.take_snapshot is not None else -1
+    groups: dict[int, list[int]] = {}
+    for r in g.turn_created:
+        m = g.melds[side].get(r)
+        if m is not None:
+            groups[r] = list(m.cards)
+    if extra is not None:
+        nat = [c for c in extra.cards if not is_wild(c)]
+        r = extra.target if extra.kind == ADD else (nat[0] >> 2 if nat else WILD_RANK)
+        groups.setdefault(r, []).extend(extra.cards)
+    value = 0
+    pure = splash = False
+    for r, cards in groups.items():
+        if r == take_rank and top in cards:
+            cards = list(cards)
+            cards.remove(top)
+        n = len(cards)
+        if n < 3:
+            continue  # 'not a complete meld from your hand'
+        value += sum(values[c] for c in cards)
+        if r == WILD_RANK:
+            pure = True
+            splash = splash or n >= 7
+            continue
+        w = sum(1 for c in cards if is_wild(c))
+        if n - w >= 3 and (w == 0 or not v.initial_pure):
+            pure = True
+        if n >= 7 and w == 0:
+            splash = True
+    return value, splash or (pure and value >= g.minimum(side))
+
+
+def pending_met(g: Game, side: int) -> bool:
+    if g.opened[side] or not g.turn_created:
+        return True
+    return opening(g, side)[1]
+
+
+def check_opened(g: Game, side: int) -> None:
+    value, ok = opening(g, side)
+    g.pending_value = value
+    if ok:
+        g.opened[side] = True
+        g.opened_turn = True
+        if g.pile_aside is not None:
+            rest = g.pile_aside
+            g.pile_aside = None
+            g._take_rest(g.turn, rest)
+
+
+def _bonus_due(g: Game, side: int, opening_now: bool) -> bool:
+    """Terms 'Bonus cards': drawn after the initial meld's discard 'if the turn card is still in the draw pile'."""
+    v = _v(g)
+    return opening_now and v.bonus_cards and not turn_card_drawn(g)
+
+
+def _can_go_out(g: Game, side: int, counts: int) -> str | None:
+    if g.permission is False:
+        return "partner said no to 'may I go out?'"
+    if counts < g.variant.canastas_to_go_out:
+        return ("your side needs two canastas to go out, so you must keep at least one card after discarding "
+                "(Terms 'End of the Play')")
+    return None
+
+
+def _canastas(g: Game, side: int) -> int:
+    return sum(1 for m in g.melds[side].values() if m.size >= 7)
+
+
+# ------------------------------------------------------------------- taking
+def check_take(g: Game, action: Action, raise_error: bool) -> bool:
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    f = _fail
+    if g.pile_barred:
+        return f(raise_error, "pile-barred", "you took back a pile take this turn: draw from the stock")
+    if not g.pile:
+        return f(raise_error, "pile-empty", "the discard pile is empty")
+    top = g.pile[-1]
+    if g._blocks_pile[top]:
+        return f(raise_error, "pile-blocked",
+                 f"the pile is topped by {format_card(top)}: no natural pair can match it " + (v.FROZEN_PILE_TEXT or ""))
+    cards = action.cards
+    r = top >> 2
+    if len(cards) != 2 or any(is_wild(c) for c in cards):
+        return f(raise_error, "pile-frozen", "take the pile only with two natural cards of the top card's rank "
+                 + (v.FROZEN_PILE_TEXT or ""))
+    if any(c >> 2 != r for c in cards):
+        return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)})")
+    if not g._has_cards(g.hands[seat], cards):
+        return f(raise_error, "not-in-hand", "you do not hold those cards")
+    if is_dead(g, r):
+        return f(raise_error, "dead-rank",
+                 f"{format_rank(r)}s are dead (a closed natural canasta): 'neither team is allowed to begin or add "
+                 "to a meld of that rank' (Terms)")
+    meld = g.melds[side].get(r)
+    if meld is not None and meld.size + 3 > v.MELD_MAX:
+        return f(raise_error, "meld-max",
+                 f"your side has {meld.size} {format_rank(r)}s: taking would make a meld of more than seven cards "
+                 "(Terms: 'they cannot take the pile since this would create a meld of more than seven cards')")
+    hand_after = g.hand_sizes[seat] - 2
+    if not g.opened[side]:
+        if not v.take_on_initial:
+            return f(raise_error, "initial-take",
+                     "your side has not melded: with table rule take_pile_on_initial_meld off, meld first and draw "
+                     "(Encyclopedia: 'Many groups do not allow taking the pile and making your team's initial meld on "
+                     "the same turn')")
+        left = list(g.hands[seat])
+        for c in cards:
+            left[c] -= 1
+        if not _opening_possible(g, side, left, r):
+            return f(raise_error, "minimum-count",
+                     f"your side's initial meld needs {g.minimum(side)} points and a pure meld from your hand, laid "
+                     "down before any card of the pile is taken (Terms 'The Initial Meld'): your hand cannot make it")
+        return True
+    after = hand_after + len(g.pile) - 1
+    if after == 0:
+        return f(raise_error, "no-discard-left", "taking that pile would leave you no card to discard")
+    if after == 1:
+        counts = _canastas(g, side) + (1 if meld is not None and meld.size + 3 >= 7 else 0)
+        why = _can_go_out(g, side, counts)
+        if why:
+            return f(raise_error, "cannot-go-out", why)
+    return True
+
+
+def _opening_possible(g: Game, side: int, left: list[int], take_rank: int) -> bool:
+    """An upper bound: could this hand (the pair already shown) lay down a complete initial meld and
+    keep a card?  (A take that cannot be completed can be taken back with ``retract``.)"""
+    v = _v(g)
+    values = v.values
+    wilds = left[JOKER] + left[8] + left[9] + left[10] + left[11]
+    wild_value = left[JOKER] * values[JOKER] + (wilds - left[JOKER]) * values[8]
+    total = 0
+    pure = wilds >= 3
+    size = sum(left)
+    if size < 2:
+        return False
+    for r in range(4, 15):
+        base = r * 4
+        n = left[base] + left[base + 1] + left[base + 2] + left[base + 3]
+        if r == take_rank:
+            n += 2  # the pair counts with a third card from the hand
+            if n >= 3 or wilds:
+                total += 2 * values[base] + (n - 2) * values[base]
+            if n >= 3:
+                pure = True
+            continue
+        if n >= 2 and not is_dead(g, r) and r not in g.melds[side]:
+            if n >= 3:
+                pure = True
+            total += n * values[base]
+    if not pure:
+        return False
+    return total + wild_value >= g.minimum(side) or any(
+        sum(left[r * 4:r * 4 + 4]) >= 7 for r in range(4, 15))
+
+
+# ------------------------------------------------------------------- melds
+def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    f = _fail
+    cards = action.cards
+    if g.phase != "play":
+        return f(raise_error, "draw-first", "draw first")
+    if not cards:
+        return f(raise_error, "no-cards", "name the cards to meld")
+    if not g._has_cards(g.hands[seat], cards):
+        return f(raise_error, "not-in-hand", "you do not hold those cards")
+    melds = g.melds[side]
+    nat_codes = [c for c in cards if not is_wild(c)]
+    wilds = len(cards) - len(nat_codes)
+    initial = initial_turn(g, side)
+    wild_meld = melds.get(WILD_RANK)
+    wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
+    if any(c >> 2 == 3 for c in nat_codes):
+        return f(raise_error, "three-meld", "threes are laid out, never melded (Terms 'Threes in American Canasta')")
+    canastas = _canastas(g, side)
+    if action.kind == MELD:
+        if not nat_codes:
+            if len(cards) < 3:
+                return f(raise_error, "meld-size", "a meld needs at least three cards")
+            if WILD_RANK in melds:
+                return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
+            if len(cards) > v.MELD_MAX:
+                return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
+            rank = WILD_RANK
+            size = len(cards)
+        else:
+            rank = nat_codes[0] >> 2
+            if any(c >> 2 != rank for c in nat_codes):
+                return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
+            if rank in melds:
+                return f(raise_error, "duplicate-meld",
+                         f"your side already has a meld of {format_rank(rank)}s: 'One team is not allowed to have more "
+                         "than one meld of the same rank' (Terms)")
+            if is_dead(g, rank):
+                return f(raise_error, "dead-rank",
+                         f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to begin "
+                         "or add to a meld of that rank' (Terms)")
+            if len(nat_codes) < 2:
+                return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards")
+            if len(cards) < 3:
+                return f(raise_error, "meld-size", "a meld needs at least three cards")
+            if len(cards) > v.MELD_MAX:
+                return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
+            if wilds:
+                if wild_block:
+                    return f(raise_error, "wild-meld-open", _WILD_BLOCK)
+                if not initial:
+                    return f(raise_error, "wild-limit",
+                             "a meld begun after the initial meld must be clean until it holds five natural cards "
+                             "(Terms: 'any new melds begun ... in future turns must be clean')")
+                why = v.wild_problem(rank, len(nat_codes), wilds, initial=True, created_dirty=True)
+                if why:
+                    return f(raise_error, "wild-limit", why)
+            size = len(cards)
+        if size >= 7:
+            canastas += 1
+    else:  # ADD
+        rank = action.target
+        m = melds.get(rank)
+        if m is None:
+            return f(raise_error, "no-such-meld", "your side has no meld of that rank")
+        if m.size + len(cards) > v.MELD_MAX:
+            return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
+        if rank == WILD_RANK:
+            if nat_codes:
+                return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
+        else:
+            if any(c >> 2 != rank for c in nat_codes):
+                return f(raise_error, "meld-rank", f"only {format_rank(rank)}s and wild cards can be added to that meld")
+            if wilds:
+                if wild_block:
+                    return f(raise_error, "wild-meld-open", _WILD_BLOCK)
+                fresh = initial and rank in g.turn_created
+                # naturals named with the wild cards go on first
+                why = v.wild_problem(rank, m.naturals + len(nat_codes), m.wilds + wilds, initial=fresh,
+                                     created_dirty=m.wilds > 0)
+                if why:
+                    return f(raise_error, "wild-limit", why)
+        if m.size < 7 <= m.size + len(cards):
+            canastas += 1
+    left = g.hand_sizes[seat] - len(cards)
+    opening_now = initial
+    if g.pile_aside is not None and opening(g, side, action)[1]:
+        left += len(g.pile_aside)
+    if left == 0:
+        return f(raise_error, "must-discard",
+                 "you may not meld all your cards: 'you must have a card to discard at the end of your turn' (Terms)")
+    if left == 1:
+        why = _can_go_out(g, side, canastas)
+        if why and not (_bonus_due(g, side, opening_now)):
+            return f(raise_error, "one-card",
+                     "you may not meld down to one card unless you can go out, or you are making your side's "
+                     "initial meld before the turn card is drawn (Terms): " + why)
+    return True
+
+
+_WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add any wild cards to any of your other "
+               "melds until your wild card canasta is complete' (Terms)")
+
+
+# ------------------------------------------------------------------- discards
+def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
+    seat = g.turn
+    side = g._sides[seat]
+    f = _fail
+    if len(action.cards) != 1:
+        return f(raise_error, "discard-one", "discard exactly one card")
+    c = action.cards[0]
+    hand = g.hands[seat]
+    if not g._has_cards(hand, action.cards):
+        return f(raise_error, "not-in-hand", "you do not hold that card")
+    if c >> 2 == 3:
+        return f(raise_error, "three-discard", "threes can never be discarded (Terms)")
+    if not pending_met(g, side):
+        return f(raise_error, "minimum-count",
+                 f"your initial meld counts {opening(g, side)[0]} of the {g.minimum(side)} needed and must include a "
+                 "pure meld of three natural cards (Terms 'The Initial Meld'): meld more, or take it back with retract")
+    if g.hand_sizes[seat] == 1:
+        why = _can_go_out(g, side, _canastas(g, side))
+        if why is None:
+            return True  # 'This final discard is made face-down, and this is the only case in which a wild card can be discarded.'
+        if not _bonus_due(g, side, g.opened_turn):
+            return f(raise_error, "cannot-go-out", why)
+    why2 = discard_problem(g, hand, c)
+    if why2:
+        return f(raise_error, "discard-restricted", why2)
+    return True
+
+
+def discard_problem(g: Game, hand: list[int], c: int) -> str | None:
+    """Terms 'There are certain restrictions on discards' (the 'show your hand' cases are checked here)."""
+    wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+    size = sum(hand)
+    if is_wild(c):
+        if wilds < size:
+            return ("a wild card may be discarded only when going out or from a hand of only wild cards "
+                    "(Terms: 'It is illegal to discard a wild card, except ...')")
+        return None
+    if g.pile:
+        return None
+    r = c >> 2
+    dead = set(dead_ranks(g))
+    live_plain = dead_plain = 0
+    for rank in range(4, 15):
+        n = sum(hand[rank * 4:rank * 4 + 4])
+        if not n or rank in (SEVEN, ACE):
+            continue
+        if rank in dead:
+            dead_plain += n
+        else:
+            live_plain += n
+    if r in (SEVEN, ACE):
+        if live_plain or dead_plain:
+            return ("onto an empty pile an ace or a seven may be discarded only if aces and sevens are the only natural "
+                    "cards in your hand (Terms)")
+        return None
+    if r in dead and live_plain:
+        return ("onto an empty pile a dead card may be discarded only if you have no legal alternative (Terms: "
+                "'When the discard pile is empty it is illegal to discard a dead card')")
+    return None
+
+
+def do_discard(g: Game, action: Action) -> None:
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    c = action.cards[0]
+    g._remove_from_hand(seat, action.cards)
+    g.pile.append(c)
+    if g.hand_sizes[seat] == 0 and _can_go_out(g, side, _canastas(g, side)) is None:
+        g._go_out(seat)
+        return
+    if _bonus_due(g, side, g.opened_turn):
+        others = any(g.opened[s] for s in range(g.num_sides) if s != side)
+        k = v.BONUS_CARDS[1] if others else v.BONUS_CARDS[0]
+        for _ in range(k):
+            g.bonus[seat].append(g.stock.pop())
+    g._next_turn()
+
+
+# ------------------------------------------------------------------- threes, bonus cards
+def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
+    """Terms: threes of both colours are laid out and replaced; 'If the last card drawn from the stock
+    is a three the game ends immediately' (it stays in the hand and counts 5 against the side)."""
+    hand = g.hands[seat]
+    side = g._sides[seat]
+    while True:
+        threes = [c for c in THREE_CODES if hand[c]]
+        if not threes:
+            return True
+        for c in threes:
+            while hand[c]:
+                if not g.stock:
+                    g._end_hand(None)
+                    return False
+                hand[c] -= 1
+                g.hand_sizes[seat] -= 1
+                g.red_threes[side].append(c)
+                d = g.stock.pop()
+                got.append(d)
+                hand[d] += 1
+                g.hand_sizes[seat] += 1
+
+
+def start_turn(g: Game) -> None:
+    """Terms: 'At the start of your next turn to play you add the bonus cards of your talon to your hand,
+    place any threes ... face up ... and replace them'."""
+    seat = g.turn
+    bonus = g.bonus[seat]
+    if not bonus:
+        return
+    hand = g.hands[seat]
+    for c in bonus:
+        hand[c] += 1
+    g.hand_sizes[seat] += len(bonus)
+    g.bonus[seat] = []
+    lay_out_threes(g, seat, [])
+
+
+__all__ = ["check_discard", "check_meld_like", "check_take", "dead_ranks", "opening", "pending_met"]
