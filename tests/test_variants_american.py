@@ -1,0 +1,539 @@
+"""Modern American Canasta (classic-terms-and-modern-american.txt, "Terms").
+
+Each rule test quotes the sentence of the text it enforces. Positions are set up
+with ``helpers.position(..., variant="american")``: side 0 is seats 0 and 2.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import act, assert_illegal, cards, items, legal_texts, position
+
+from canasta import Game
+from canasta.errors import OptionError
+from canasta.scoring import score_side
+from canasta.variants import find_variant
+from canasta.variants.american import American
+
+V = "american"
+
+
+def pos(**kw: object) -> Game:
+    return position(variant=V, **kw)  # type: ignore[arg-type]
+
+
+def score(melds: list[str], threes: str = "", hands: list[str] | None = None, went_out: bool = False,
+          rules: dict[str, object] | None = None) -> dict[str, int]:
+    v = American(4, rules or {})
+    got = score_side(v, melds=[(0, cards(m)) for m in melds], red_threes=cards(threes),
+                     hands=[cards(h) for h in (hands or ["", ""])], went_out=went_out, concealed=False,
+                     all_red_threes=False)
+    assert got["total"] == sum(got["items"].values())
+    return got["items"]
+
+
+# ------------------------------------------------------------------ deal
+def test_deal_thirteen_cards_and_empty_pile() -> None:
+    """Terms 'The Deal': '13 cards are then dealt to each player.' ... 'No card is turned face up to start
+    a discard pile - the play begins with the discard pile empty.'"""
+    game = Game(V, 4, 3)
+    deal = game.deals[0]
+    assert all(len(h) == 13 for h in deal["hands"])
+    assert game.pile == [] and deal["upcards"] == []
+    assert sum(game.hand_sizes) == 52
+    # threes of both colours were laid out and replaced
+    assert all(not any(game.hands[s][c] for c in (12, 13, 14, 15)) for s in range(4))
+    assert game.legal_actions()[0].kind == "draw"
+    assert all(a.kind != "take" for a in game.legal_actions())
+
+
+def test_four_players_only() -> None:
+    """Terms: 'As usual, there are four players in fixed partnerships'."""
+    with pytest.raises(OptionError):
+        Game(V, 2, 0)
+
+
+# ------------------------------------------------------------------ taking the pile
+def test_pile_taken_only_with_natural_pair() -> None:
+    """Terms: 'You can only take the discard pile if you have a pair of natural cards in your hand which
+    are of the same rank as the top card of the discard pile.'"""
+    game = pos(hands={0: "Kh 2c 5d 6d 9s Ks 4h 4s", 1: "5c 6c 7h 8h 9h"}, pile="8d Kd",
+               melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "take Kh 2c", "pile-frozen")
+    assert_illegal(game, "take", "pile-frozen")
+    assert "take Kh Ks" in legal_texts(game) or "take Ks Kh" in legal_texts(game)
+    act(game, "take Kh Ks")
+    assert game.melds[0][13].size == 3
+    assert game.hand_sizes[0] == 6 + 1  # the rest of the pile (8d) joined the hand
+
+
+def test_pile_with_wild_card_on_top_cannot_be_taken() -> None:
+    """Terms: 'The next player is not allowed to take the pile (since there are no natural cards that can
+    match your discard).'"""
+    game = pos(hands={0: "Kh Ks 5d 6d 9s", 1: "5c"}, pile="8d JK", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "take Kh Ks", "pile-blocked")
+
+
+def test_take_combines_with_meld_of_three_or_four_never_over_seven() -> None:
+    """Terms: 'If the top discard matches the rank of one of your partnership's existing melds, you can take
+    the pile if you have a pair of cards of the same rank in your hand and your existing meld has three or
+    four cards.' ... 'If a team has a meld of five or more cards matching the rank of the top discard, they
+    cannot take the pile since this would create a meld of more than seven cards'."""
+    game = pos(hands={0: "Jh Js 5d 6d 9s 9c", 1: "5c"}, pile="8d Jd", melds={0: ["Jc Jc Jh Js"]})
+    act(game, "take Jh Js")
+    assert game.melds[0][11].size == 7
+    game = pos(hands={0: "Jh Js 5d 6d 9s 9c", 1: "5c"}, pile="8d Jd", melds={0: ["Jc Jc Jh Js Jd"]})
+    assert_illegal(game, "take Jh Js", "meld-max")
+
+
+def test_dead_rank_is_shown_and_safe() -> None:
+    """Terms: 'When a natural canasta is completed (closed), neither team is allowed to begin or add to a meld
+    of that rank. Natural cards that match the rank of a closed canasta are known as dead cards.' (With two
+    packs only one card of a dead rank is left, so the pile can never be taken with a pair of it.)"""
+    game = pos(hands={0: "9h 5d 6d Kh", 1: "5c"}, pile="8d", phase="play",
+               melds={0: ["Qh Qd Qs"], 1: ["9h 9d 9s 9c 9d 9s 9c"]})
+    assert game.observation(0)["dead_ranks"] == ["9"]
+    game = pos(hands={0: "9h 5d 6d Kh", 1: "5c"}, pile="8d", phase="play",
+               melds={0: ["Qh Qd Qs"], 1: ["9h 9d 9s 9c 9d 9s 2c"]})
+    assert game.observation(0)["dead_ranks"] == []  # a mixed canasta makes no rank dead
+
+
+# ------------------------------------------------------------------ melds and wild cards
+def test_new_meld_after_initial_meld_must_be_clean() -> None:
+    """Terms: 'So after a team's initial meld, any new melds begun by either member of that team in future
+    turns must be clean until they contain at least five cards.'"""
+    game = pos(hands={0: "8h 8s 2c 8d 5d 6d Kh", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "meld 8h 8s 2c", "wild-limit")
+    act(game, "meld 8h 8s 8d")
+
+
+def test_wild_card_added_only_with_five_naturals() -> None:
+    """Terms: 'cards added to this meld in future turns must be real sixes until there are five of them:
+    6-6-6-6-6-joker. At that point either a six or a wild card could be used to complete (close) the canasta.'"""
+    game = pos(hands={0: "JK 6h 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play", melds={0: ["6h 6s 2c", "Qh Qd Qs"]})
+    assert_illegal(game, "add 6 JK", "wild-limit")
+    game = pos(hands={0: "JK 6h 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play",
+               melds={0: ["6h 6s 6d 6c 6s 2c", "Qh Qd Qs"]})
+    act(game, "add 6 JK")
+    assert game.melds[0][6].size == 7
+
+
+def test_at_most_two_wild_cards() -> None:
+    """Terms: 'Wild cards can be used as substitutes for one or two of the cards'."""
+    game = pos(hands={0: "6h 6s JK 2c 2d Kh Ks Kd 5d 9d", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld 6h 6s JK", "add 6 2c")
+    assert_illegal(game, "add 6 2d", "wild-limit")
+
+
+def test_initial_meld_may_hold_wild_cards_with_two_naturals() -> None:
+    """Terms: 'when the meld is put down as part of the team's initial meld, provided the meld contains at
+    least two natural cards'."""
+    game = pos(hands={0: "Ah Ad JK 2c Kh Ks Kd 5d 6d", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad JK", "add A 2c", "meld Kh Ks Kd")
+    assert game.opened[0]
+    assert game.melds[0][14].wilds == 2
+
+
+def test_sevens_never_take_wild_cards() -> None:
+    """Terms: 'A meld of sevens consists of from three to seven sevens: wild cards cannot be used at all in a
+    meld of sevens.'"""
+    game = pos(hands={0: "7h 7s 2c Kh Ks Kd 5d 6d", 1: "5c"}, pile="9d", phase="play")
+    assert_illegal(game, "meld 7h 7s 2c", "wild-limit")
+    game = pos(hands={0: "JK 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play",
+               melds={0: ["7h 7s 7d 7c 7s", "Qh Qd Qs"]})
+    assert_illegal(game, "add 7 JK", "wild-limit")
+
+
+def test_pure_aces_never_take_wild_cards() -> None:
+    """Terms: 'If an ace meld is begun pure (whether as part of the team's initial meld or later), no wild
+    cards can be added to it.' ... 'A meld of aces begun after your team has put down its initial meld
+    cannot include any wild cards.'"""
+    game = pos(hands={0: "JK 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play",
+               melds={0: ["Ah As Ad Ac As", "Qh Qd Qs"]})
+    assert_illegal(game, "add A JK", "wild-limit")
+    game = pos(hands={0: "Ah Ad JK Kh Ks Kd 5d 6d 2c", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad 2c")
+    game = pos(hands={0: "Ah Ad Ac JK Kh Ks Kd 5d 6d", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad Ac")
+    assert_illegal(game, "add A JK", "wild-limit")
+
+
+def test_wild_meld_blocks_wild_cards_elsewhere() -> None:
+    """Terms: 'If your team starts a meld of wild cards, you cannot add any wild cards to any of your other
+    melds until your wild card canasta is complete.'"""
+    game = pos(hands={0: "JK 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play",
+               melds={0: ["6h 6s 6d 6c 6s", "2c 2d 2h"]})
+    assert_illegal(game, "add 6 JK", "wild-meld-open")
+    act(game, "add W JK")
+
+
+def test_meld_never_over_seven_cards() -> None:
+    """Terms: 'A meld can never contain more than seven cards.'"""
+    game = pos(hands={0: "6h 5d 8d Kh Kd", 1: "5c"}, pile="9d", phase="play",
+               melds={0: ["6h 6s 6d 6c 6s 6d 6c", "Qh Qd Qs"]})
+    assert_illegal(game, "add 6 6h", "meld-max")
+
+
+def test_one_meld_per_rank() -> None:
+    """Terms: 'One team is not allowed to have more than one meld of the same rank.'"""
+    game = pos(hands={0: "Qh Qd Qc 8d Kh Kd", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "meld Qh Qd Qc", "duplicate-meld")
+
+
+# ------------------------------------------------------------------ initial meld
+def test_initial_meld_minimum_125_with_pure_meld() -> None:
+    """Terms: 'less than 3000: 125 points' and 'Must include a pure meld of at least three matching natural
+    cards (with no wild cards)'."""
+    # 2 jokers + 2 twos in mixed melds: plenty of points, no pure meld
+    game = pos(hands={0: "Kh Kd JK Qh Qd JK Jh Jd 2c 10h 10d 2d 5d 6d", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Kh Kd JK", "meld Qh Qd JK", "meld Jh Jd 2c", "meld 10h 10d 2d")
+    assert not game.opened[0]
+    assert_illegal(game, "discard 5d", "minimum-count")
+    assert "retract" in legal_texts(game)
+    # a pure meld and 125
+    game = pos(hands={0: "Ah Ad Ac JK Kh Kd 2c 5d 6d", 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad Ac")
+    assert not game.opened[0]  # 60
+    act(game, "meld Kh Kd JK")  # 60 + 70 = 130
+    assert game.opened[0]
+
+
+@pytest.mark.parametrize(("score", "need"), [(-500, 125), (0, 125), (2995, 125), (3000, 155), (4995, 155),
+                                              (5000, 180), (8000, 180)])
+def test_minimum_by_cumulative_score(score: int, need: int) -> None:
+    """Terms: 'less than 3000 125 points; 3000 to 4995 155 points; 5000 or more 180 points' ... 'a team
+    that has a negative score is still subject to the 125 point minimum count.'"""
+    game = pos(hands={0: "5d", 1: "5c"}, scores=[score, 0])
+    assert game.minimum(0) == need
+
+
+def test_initial_meld_three_naturals_option() -> None:
+    """Encyclopedia: 'a matching set of three natural cards, though you are allowed to have wild cards in
+    this meld in addition to the natural cards' (table rule initial_pure_meld='three_naturals')."""
+    hand = "Ah Ad Ac JK Kh Kd JK 5d 6d"
+    game = pos(hands={0: hand, 1: "5c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad JK", "add A Ac", "meld Kh Kd JK")
+    assert not game.opened[0]
+    game = pos(hands={0: hand, 1: "5c"}, pile="9d", phase="play", rules={"initial_pure_meld": "three_naturals"})
+    act(game, "meld Ah Ad JK", "add A Ac", "meld Kh Kd JK")
+    assert game.opened[0]
+
+
+def test_splash_needs_no_count() -> None:
+    """Terms 'The Splash': 'If you have a natural canasta (seven natural cards of the same rank) ... in your
+    hand, you may meld them as the initial meld for your team. In this case you do not have to meet any
+    minimum count requirement.'"""
+    game = pos(hands={0: "5h 5h 5s 5s 5d 5d 5c 5c 9d 6c", 1: "4c"}, pile="9d", phase="play")
+    act(game, "meld 5h 5h 5s")
+    assert not game.opened[0]
+    act(game, "add 5 5s", "add 5 5d", "add 5 5d", "add 5 5c")
+    assert game.opened[0]
+
+
+def test_initial_meld_with_pile_lone_pair_does_not_count() -> None:
+    """Terms: 'The pair that you use to take the pile could be within one of the melds you are using to meet
+    the initial meld requirement, or it could be a separate pair of another rank - but in this last case, the
+    point value of the cards in this pair do not count towards meeting your minimum count'."""
+    # Ah Ad Ac (60) + Kh Kd JK (70) = 130 from the hand; the pair of 10s only takes the pile
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 10h 10s 5d 6d", 1: "5c"}, pile="8c 9c 10d")
+    act(game, "take 10h 10s")
+    assert game.pile_aside == cards("8c 9c")  # the pile waits until the initial meld is complete
+    act(game, "meld Ah Ad Ac")
+    assert not game.opened[0]
+    act(game, "meld Kh Kd JK")
+    assert game.opened[0] and game.pending_value == 130
+    assert game.pile_aside is None and game.hand_sizes[0] == 4
+
+
+def test_initial_meld_take_refused_when_hand_cannot_make_it() -> None:
+    """Terms: 'The minimum count and the required three card natural or wild meld must already be present and
+    complete in your hand and must be laid down before you are allowed to take any card from the pile.'"""
+    game = pos(hands={0: "Ah Ad Kh Kd 10h 10s 5d 6d", 1: "5c"}, pile="8c 9c 10d")
+    assert_illegal(game, "take 10h 10s", "minimum-count")
+
+
+def test_no_initial_take_table_rule() -> None:
+    """Encyclopedia: 'Many groups do not allow taking the pile and making your team's initial meld on the same
+    turn' (table rule take_pile_on_initial_meld=false)."""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 10h 10s 5d 6d", 1: "5c"}, pile="8c 9c 10d",
+               rules={"take_pile_on_initial_meld": False})
+    assert_illegal(game, "take 10h 10s", "initial-take")
+
+
+# ------------------------------------------------------------------ discards
+def test_threes_never_discarded() -> None:
+    """Terms: 'Threes can never be discarded.'"""
+    game = pos(hands={0: "3c 5d 6d", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "discard 3c", "three-discard")
+
+
+def test_wild_card_discard_only_from_all_wild_hand() -> None:
+    """Terms: 'It is illegal to discard a wild card, except ...' 'You may discard a wild card as your final
+    discard, when going out' and 'your hand consists entirely of wild cards'."""
+    game = pos(hands={0: "JK 5d 6d", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "discard JK", "discard-restricted")
+    game = pos(hands={0: "JK 2c 2d", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    act(game, "discard JK")
+
+
+def test_empty_pile_aces_and_sevens() -> None:
+    """Terms: 'When the discard pile is empty ... it is illegal to discard an ace or a seven, unless these are
+    the only natural cards you have in your hand at the time you discard.'"""
+    game = pos(hands={0: "Ah 7d 6d", 1: "5c"}, pile="", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "discard Ah", "discard-restricted")
+    assert_illegal(game, "discard 7d", "discard-restricted")
+    assert legal_texts(game) == {"discard 6d"}
+    game = pos(hands={0: "Ah 7d 2c", 1: "5c"}, pile="", phase="play", melds={0: ["Qh Qd Qs"]})
+    act(game, "discard Ah")
+
+
+def test_empty_pile_dead_cards() -> None:
+    """Terms: 'When the discard pile is empty it is illegal to discard a 'dead' card ... unless you have no
+    legal alternative.'"""
+    dead = ["9h 9d 9s 9c 9d 9s 9c"]
+    game = pos(hands={0: "9h 6d Ah", 1: "5c"}, pile="", phase="play", melds={0: ["Qh Qd Qs"], 1: dead})
+    assert_illegal(game, "discard 9h", "discard-restricted")
+    game = pos(hands={0: "9h Ah 2c", 1: "5c"}, pile="", phase="play", melds={0: ["Qh Qd Qs"], 1: dead})
+    act(game, "discard 9h")
+    game = pos(hands={0: "9h 6d Ah", 1: "5c"}, pile="8c", phase="play", melds={0: ["Qh Qd Qs"], 1: dead})
+    act(game, "discard 9h")  # 'Dead cards ... are also safe to discard'
+
+
+# ------------------------------------------------------------------ one card, going out
+def test_may_not_meld_down_to_one_card_unless_going_out() -> None:
+    """Terms: 'It is illegal to meld in such a way as to leave yourself with only one card, unless either
+    a. you have satisfied the conditions for going out, or b. ...'"""
+    game = pos(hands={0: "Kh Kd Ks 5d", 1: "5c"}, pile="9d", phase="play", melds={0: ["Qh Qd Qs"]})
+    assert_illegal(game, "meld Kh Kd Ks", "one-card")
+
+
+def test_initial_meld_before_turn_card_may_leave_one_card_and_bonus_cards() -> None:
+    """Terms: 'b. you are putting down the initial meld for your team and the 'turn card' has not yet been
+    drawn.' ... 'If your team is the first to meld you draw four bonus cards' ... 'At the start of your next
+    turn to play you add the bonus cards of your talon to your hand'."""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d", 1: "5c 6c", 2: "8c 8d", 3: "8h 8s"}, pile="9d", phase="play",
+               stock="4c 4d 4h 4s 6h 6s 9h 9s 10h 10s 10c 10d Jh")
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+    assert game.hand_sizes[0] == 0 and game.bonus[0] == cards("4c 4d 4h 4s")
+    obs = game.observation(1)
+    assert obs["bonus_cards"] == [4, 0, 0, 0] and "4c" not in str(obs)
+    assert game.observation(0)["hand"] == []  # face down until the next turn
+    for seat in (1, 2, 3):
+        act(game, "draw")
+        act(game, f"discard {game.observation(seat)['hand'][0]}")
+    assert game.turn == 0 and game.hand_sizes[0] == 4 and game.bonus[0] == []
+
+
+def test_second_side_draws_three_bonus_cards() -> None:
+    """Terms: 'if the other team has already melded you draw only three bonus cards.'"""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d", 1: "5c 6c"}, pile="9d", phase="play",
+               melds={1: ["Qh Qd Qs"]})
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+    assert len(game.bonus[0]) == 3
+
+
+def test_no_bonus_cards_after_turn_card() -> None:
+    """Terms: 'If a team makes its initial meld after the turn card has been drawn, so that only 8 or fewer
+    cards remain in the draw pile, no bonus cards are taken.'"""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d", 1: "5c 6c"}, pile="9d", phase="play", rest=1,
+               stock="4c 4d 4h 4s 6h 6s 9h 9s")
+    assert game.observation(0)["turn_card_drawn"]
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK")
+    assert_illegal(game, "discard 5d", "discard-restricted") if False else None
+    act(game, "discard 5d")
+    assert game.bonus[0] == []
+
+
+def test_going_out_needs_two_canastas_and_a_discard() -> None:
+    """Terms: 'You can go out if ... your team has completed two canastas, and you are able to meld all but
+    one of your cards and discard your last card.' 'it is not legal in this version of Canasta to go out by
+    melding all your cards'."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks", 1: "5c"}, pile="9d", phase="play", melds={0: two})
+    assert_illegal(game, "meld Kh Kd Ks", "must-discard")
+    game = pos(hands={0: "Kh Kd Ks 2c", 1: "5c"}, pile="9d", phase="play", melds={0: two})
+    act(game, "meld Kh Kd Ks", "discard 2c")  # the final discard may be a wild card
+    result = game.hand_results[-1]
+    assert result["went_out"] == 0
+    assert result["sides"][0]["items"]["going_out"] == 100
+    game = pos(hands={0: "Kh Kd Ks 2c", 1: "5c"}, pile="9d", phase="play", melds={0: two[:1]})
+    assert_illegal(game, "meld Kh Kd Ks", "one-card")
+
+
+def test_last_card_of_stock_a_three_ends_the_play() -> None:
+    """Terms: 'If the last card drawn from the stock is a three the game ends immediately. The player who drew
+    the three cannot meld or discard and the three will count 5 points against that player's team.'"""
+    game = pos(hands={0: "5d 6d", 1: "5c", 2: "", 3: ""}, pile="9d", melds={0: ["Qh Qd Qs"]}, rest=1,
+               stock="3c")
+    act(game, "draw")
+    assert len(game.hand_results) == 1
+    assert items(game, 0)["cards_in_hand"] == -(5 + 5 + 5)
+
+
+def test_empty_stock_play_goes_on_while_the_pile_is_taken() -> None:
+    """Terms: 'When there are no cards left in the stock, play can continue as long as each player is able and
+    willing to take the previous player's discard. As soon as someone needs or wishes to draw from the stock,
+    the play immediately ends'."""
+    game = pos(hands={0: "Kh Ks 5d 6d", 1: "5c"}, pile="Kd", melds={0: ["Qh Qd Qs"]}, rest=1, stock="")
+    assert legal_texts(game) == {"take Ks Kh", "end"}
+    act(game, "end")
+    assert len(game.hand_results) == 1
+
+
+def test_asking_is_not_offered() -> None:
+    """Not implemented yet (docs/variants/american.md): asking permission; going out without asking is
+    always legal ('you are free to go out on any turn without consulting your partner')."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks 2c", 1: "5c"}, pile="9d", melds={0: two})
+    assert "ask" not in legal_texts(game)
+
+
+# ------------------------------------------------------------------ scoring
+def test_canasta_bonuses() -> None:
+    """Terms: 'each complete mixed canasta ... 300 points; each complete pure canasta ... 500 points; each
+    complete pure canasta of aces or sevens: 2500 points; a complete twos canasta scores 3000 points; a
+    complete joker canasta scores 2500 points ...; any other complete wild canasta ... 2000 points'."""
+    assert score(["Kh Kd Ks Kc Kh Kd 2c"])["mixed_canastas"] == 300
+    assert score(["Kh Kd Ks Kc Kh Kd Ks"])["natural_canastas"] == 500
+    assert score(["Ah Ad As Ac Ah Ad As"])["natural_canastas"] == 2500
+    assert score(["7h 7d 7s 7c 7h 7d 7s"])["natural_canastas"] == 2500
+    assert score(["Ah Ad As Ac Ah 2d JK"])["mixed_canastas"] == 300
+    assert score(["2h 2d 2s 2c 2h 2d 2s"])["wild_canastas"] == 3000
+    assert score(["JK JK JK JK 2d 2s 2c"])["wild_canastas"] == 2500
+    assert score(["JK JK JK 2h 2d 2s 2c"])["wild_canastas"] == 2000
+    assert score(["JK 2h 2d 2s 2c 2h 2d"])["wild_canastas"] == 2000
+
+
+def test_scoring_no_canasta_column() -> None:
+    """Terms: a team with no complete canastas: penalties deducted, threes 'penalty deducted from score',
+    melded cards 'deducted from score', cards in hand deducted. Worked: melds K K K (30) and 7 7 7 (15),
+    threes 3h 3c (100 + 100), hand 5d A (5 + 20): -30 - 15 - 2500 (sevens meld) - 200 - 25 = -2770."""
+    got = score(["Kh Kd Ks", "7h 7d 7s"], threes="3h 3c", hands=["5d Ah", ""])
+    assert got["melded_cards"] == -45
+    assert got["incomplete_melds"] == -2500
+    assert got["threes"] == -200
+    assert got["cards_in_hand"] == -25
+    assert sum(got.values()) == -2770
+
+
+def test_scoring_one_canasta_column() -> None:
+    """Terms: 'If a team has one canasta there is no score for melded threes'; melded cards added. Worked:
+    K x7 natural (70 + 500), A A A pure incomplete (60, -2500), threes 3h 3d 3h (500: not counted), hand
+    7c 7d 7h (15, and -1500 for three sevens): 70 + 60 + 500 - 2500 - 15 - 1500 = -3385."""
+    got = score(["Kh Kd Ks Kc Kh Kd Ks", "Ah Ad As"], threes="3h 3d 3h", hands=["7c 7d 7h", ""])
+    assert got["threes"] == 0
+    assert got["melded_cards"] == 130
+    assert got["incomplete_melds"] == -2500
+    assert got["aces_sevens_in_hand"] == -1500
+    assert sum(got.values()) == -3385
+
+
+def test_scoring_two_canastas_column() -> None:
+    """Terms: 'If a team has two or more canastas, the total score for their melded red and black threes ...
+    is a bonus'; 'for a wild card meld of less than seven cards: normally minus 2000 points, but 2500 points if
+    it contains all four jokers'. Worked: Q x7 (70 + 500), J mixed (60 + 20 + 300), JK JK JK JK (200, -2500),
+    threes 3h 3d 3c 3s 3c (red 2: 300, black 3: 500), went out (100): 350 + 800 - 2500 + 800 + 100 = -450."""
+    got = score(["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd 2c", "JK JK JK JK"], threes="3h 3d 3c 3s 3c",
+                went_out=True)
+    assert got["threes"] == 800
+    assert got["incomplete_melds"] == -2500
+    assert got["melded_cards"] == 70 + 80 + 200
+    assert got["going_out"] == 100
+    assert sum(got.values()) == -450
+
+
+def test_three_aces_in_each_hand_penalised_per_player() -> None:
+    """Terms: 'If both players of a team have the same type of incomplete meld, for example three aces each,
+    then there is a penalty for each player, total 3000.'"""
+    got = score(["Kh Kd Ks Kc Kh Kd Ks"], hands=["Ah Ad As", "Ac Ah Ad"])
+    assert got["aces_sevens_in_hand"] == -3000
+
+
+@pytest.mark.parametrize(("threes", "points"), [("3h", 100), ("3h 3d", 300), ("3h 3d 3h", 500),
+                                                 ("3h 3d 3h 3d", 1000), ("3c 3s 3c 3s", 1000),
+                                                 ("3h 3c", 200)])
+def test_threes_table(threes: str, points: int) -> None:
+    """Terms: 'one red three 100; two red threes 300; three red threes 500; four red threes 1000' (the same
+    for black threes, each colour counted on its own)."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    assert score(two, threes=threes)["threes"] == points
+
+
+@pytest.mark.parametrize(("kind", "points"), [("straight", 3000), ("pairs", 2500), ("pairs-wild", 2000),
+                                              ("garbage", 2000)])
+def test_special_hand_scores(kind: str, points: int) -> None:
+    """Terms 'Special hand scores': 'straight: 3000 points; pairs without wild cards: 2500 points; pairs with
+    twos, sevens and aces: 2000 points; garbage: 2000 points'."""
+    v = American(4)
+    assert v.score_special(kind) == {"total": points, "items": {"special_hand": points}}
+    if kind != "straight":
+        assert American(4, {"pairs_garbage_score": 3500}).score_special(kind)["total"] == 3500
+
+
+def test_game_to_8500() -> None:
+    """Terms: 'The winners will be the first team to achieve a cumulative score of 8500 or more points'."""
+    assert Game(V, 4, 0).variant.target_score == 8500
+    assert find_variant(V).options["target_score"].default == 8500
+
+
+# ------------------------------------------------------------------ engine properties
+def _shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    d = game.to_dict()
+    others = [s for s in range(4) if s != seat]
+    pool = [c for s in others for c in d["hands"][s]] + list(d["stock"]) + [c for b in d["bonus"] for c in b]
+    for s in others:
+        assert not d["known"][s]
+    rng.shuffle(pool)
+    for s in others:
+        n = len(d["hands"][s])
+        d["hands"][s], pool = sorted(pool[:n]), pool[n:]
+    for s in range(4):
+        n = len(d["bonus"][s])
+        d["bonus"][s], pool = pool[:n], pool[n:]
+    d["stock"] = pool
+    return Game.from_dict(d)
+
+
+def test_observation_hides_bonus_cards_and_hidden_hands() -> None:
+    """A seat sees its own hand and the table: never the stock, other hands or any bonus cards (held face
+    down, Terms 'place them face down in front of you')."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d"}, pile="9d", phase="play", rest=1, seed=seed,
+                   stock="4c 4d 4h 4s 6h 6s 9h 9s 10h 10s 10c 10d Jh Jc Js Jd Qh Qs Qc Qd")
+        d = game.to_dict()  # deal the rest between seats 1..3
+        pool = d["hands"][1]
+        d["hands"][1], d["hands"][2], d["hands"][3] = pool[:13], pool[13:26], pool[26:39]
+        d["stock"] = pool[39:] + d["stock"]
+        game = Game.from_dict(d)
+        act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+        for _ in range(60):
+            if game.is_over or game.hand_results:
+                break
+            seat = game.actor
+            if not any(game.known[s] for s in range(4)):
+                for who in {seat, 0}:
+                    twin = _shuffle_hidden(game, who, rng)
+                    assert twin.observation(who) == game.observation(who)
+                    checked += any(game.bonus)
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked > 0
+
+
+def test_save_and_load_keep_bonus_cards() -> None:
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d", 1: "5c 6c"}, pile="9d", phase="play")
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+    again = Game.from_json(game.to_json())
+    assert again.bonus == game.bonus and again.to_json() == game.to_json()
+    assert again.card_count() == 108
+
+
+def test_random_hands_keep_every_invariant() -> None:
+    """Random legal play: no stuck state, cards conserved, every listed action passes check()."""
+    from canasta.soak import run_soak
+
+    result = run_soak(variant=V, hands=60, seed=3)
+    assert result["failures"] == [], result["failures"]
