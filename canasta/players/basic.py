@@ -34,6 +34,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.players.american_basic import choose_american
 from canasta.players.base import Observation
 from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
@@ -337,8 +338,11 @@ class BasicPlayer:
         """The chosen action and a one-line reason."""
         if not legal:
             raise ValueError("no legal actions")
-        if getattr(find_variant(obs["variant"]), "MELD_IDS", False):
+        cls = find_variant(obs["variant"])
+        if getattr(cls, "MELD_IDS", False):
             return choose_runs(obs, legal)
+        if getattr(cls, "EXTENDED_SET_RULES", False):
+            return choose_american(obs, legal)
         view = _View(obs)
         phase = obs["phase"]
         if phase == "answer":

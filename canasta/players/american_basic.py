@@ -1,0 +1,186 @@
+"""The basic player's rules of thumb for Modern American Canasta (variants with ``EXTENDED_SET_RULES``).
+
+From the observation alone, one atomic step at a time: open with pure melds (and pairs with a
+wild card) once they reach the minimum and leave cards to play on; take the pile with a natural
+pair once the side has melded; add naturals to the side's melds and close canastas with a wild card;
+meld sevens and aces only with four or more in hand (an incomplete meld of them costs 2500); discard
+dead cards and cards the opponents cannot take first, never feeding a pair.
+"""
+
+from __future__ import annotations
+
+from canasta.cards import JOKER, counts_of, parse_card, parse_rank
+from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, RETRACT, TAKE, Action
+from canasta.players.base import Observation
+
+WILD_RANK = 1
+SEVEN, ACE = 7, 14
+#: keep at least this many cards after opening while the stock is long
+HOLD_BACK = 3
+
+
+def _is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+def _rank(a: Action) -> int:
+    if a.kind == ADD:
+        return a.target
+    nat = [c for c in a.cards if not _is_wild(c)]
+    return nat[0] >> 2 if nat else WILD_RANK
+
+
+class _View:
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.side: int = obs["side"]
+        self.hand = counts_of(parse_card(c) for c in obs["hand"])
+        self.size = len(obs["hand"])
+        self.opened: bool = obs["opened"][self.side]
+        self.minimum: int = obs["minimum"][self.side]
+        self.pending: int = obs["pending_value"]
+        self.dead = {parse_rank(r) for r in obs.get("dead_ranks", [])}
+        self.melds: list[dict[int, list[int]]] = []
+        for side_melds in obs["melds"]:
+            d: dict[int, list[int]] = {}
+            for m in side_melds:
+                rank = WILD_RANK if m["rank"] == "wild" else parse_rank(m["rank"])
+                d[rank] = [parse_card(c) for c in m["cards"]]
+            self.melds.append(d)
+        self.own = self.melds[self.side]
+        self.pile = [parse_card(c) for c in obs["pile"]]
+        self.stock: int = obs["stock_size"]
+
+    def count(self, r: int) -> int:
+        b = r * 4
+        return self.hand[b] + self.hand[b + 1] + self.hand[b + 2] + self.hand[b + 3]
+
+    def wilds(self) -> int:
+        return self.hand[JOKER] + self.hand[8] + self.hand[9] + self.hand[10] + self.hand[11]
+
+    def meld_worthy(self, r: int) -> bool:
+        """Sevens and aces only with four or more (an incomplete meld of them costs 2500)."""
+        return r not in self.dead and (r not in (SEVEN, ACE) or self.count(r) >= 4)
+
+
+def _opening_estimate(view: _View) -> tuple[int, bool, int]:
+    """(points, has a pure meld, cards used) of the simple opening: pure melds, then pairs with a wild card."""
+    values = [5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 20]  # ranks 4..A
+    value = used = 0
+    pure = False
+    for r in range(4, 15):
+        n = view.count(r)
+        if n >= 3 and view.meld_worthy(r):
+            k = min(n, 7)
+            value += k * values[r - 4]
+            used += k
+            pure = True
+    wild_codes = [JOKER] * view.hand[JOKER] + [c for c in (8, 9, 10, 11) for _ in range(view.hand[c])]
+    for r in sorted(range(4, 15), key=lambda r: -values[r - 4]):
+        if not wild_codes or value >= view.minimum:
+            break
+        if view.count(r) == 2 and r not in (SEVEN, ACE) and r not in view.dead:
+            w = wild_codes.pop(0)
+            value += 2 * values[r - 4] + (50 if w == JOKER else 20)
+            used += 3
+    return value, pure, used
+
+
+def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]:
+    view = _View(obs)
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+    if obs["phase"] == "draw":
+        if view.opened and TAKE in by_kind:
+            return by_kind[TAKE][0], f"take the pile ({len(view.pile)} cards) with a natural pair"
+        if DRAW in by_kind:
+            return by_kind[DRAW][0], "draw from the stock"
+        if TAKE in by_kind:
+            return by_kind[TAKE][0], "the stock is used up: take the pile"
+        return legal[0], "the stock is used up"
+    if not view.opened:
+        step = _opening_step(view, by_kind)
+        if step is not None:
+            return step
+        if RETRACT in by_kind:
+            return by_kind[RETRACT][0], "the initial meld cannot be completed: take it back"
+    else:
+        step = _build_step(view, by_kind)
+        if step is not None:
+            return step
+    discards = by_kind.get(DISCARD, [])
+    if discards:
+        best = min(discards, key=lambda a: (_discard_cost(view, a.cards[0]), a.cards[0]))
+        return best, "discard the least useful, safest card"
+    for kind in (END, RETRACT):
+        if kind in by_kind:
+            return by_kind[kind][0], "nothing else to do"
+    return legal[0], "only choice"
+
+
+def _opening_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action, str] | None:
+    started = view.pending > 0 or bool(view.own)
+    if not started:
+        value, pure, used = _opening_estimate(view)
+        if not pure or value < view.minimum:
+            return None
+        if view.size - used < 2 or (view.size - used < HOLD_BACK and view.stock > 20):
+            return None
+    melds = by_kind.get(MELD, [])
+    adds = by_kind.get(ADD, [])
+    for a in melds:  # pure melds first: the required pure meld
+        r = _rank(a)
+        if r != WILD_RANK and not any(_is_wild(c) for c in a.cards) and view.meld_worthy(r):
+            return a, f"initial meld: pure {r}s (counts {view.pending} of {view.minimum})"
+    for a in adds:
+        if not _is_wild(a.cards[0]) and len(a.cards) == 1:
+            return a, "initial meld: add a natural card"
+    pairs = [a for a in melds if _rank(a) not in (WILD_RANK, SEVEN, ACE) and view.count(_rank(a)) == 2]
+    if pairs:  # the highest pair, with a joker if there is one
+        a = max(pairs, key=lambda a: (_rank(a) >= 8, JOKER in a.cards, _rank(a)))
+        return a, "initial meld: a pair with a wild card"
+    for a in adds:
+        if _is_wild(a.cards[0]) and len(a.cards) == 1 and a.target != WILD_RANK:
+            return a, "initial meld: a wild card to reach the count"
+    return None
+
+
+def _build_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action, str] | None:
+    for a in by_kind.get(ADD, []):
+        if len(a.cards) == 1 and not _is_wild(a.cards[0]):
+            return a, "add to our meld"
+    for a in by_kind.get(MELD, []):
+        r = _rank(a)
+        if r != WILD_RANK and not any(_is_wild(c) for c in a.cards) and view.meld_worthy(r):
+            return a, "start a pure meld"
+    for a in by_kind.get(ADD, []):
+        if len(a.cards) == 1 and _is_wild(a.cards[0]) and len(view.own.get(a.target, [])) == 6:
+            return a, "a wild card closes a canasta"
+    for a in by_kind.get(ADD, []):
+        if len(a.cards) > 1 and all(not _is_wild(c) for c in a.cards):
+            return a, "add to our meld"
+    return None
+
+
+def _discard_cost(view: _View, code: int) -> float:
+    if _is_wild(code):
+        return 1000.0
+    r = code >> 2
+    if r in view.dead:
+        return 0.0  # 'Dead cards ... are also safe to discard'
+    opp = [view.melds[s] for s in range(len(view.melds)) if s != view.side]
+    if any(len(m.get(r, [])) >= 5 for m in opp):
+        return 1.0  # 'cards that match the opponents' 5-card or 6-card meld are safe discards'
+    n = view.count(r)
+    cost = 10.0 + (5.0 if r in (SEVEN, ACE) and n < 3 else 0.0)
+    if n >= 2:
+        cost += 40.0 * min(n - 1, 2)
+    if r in view.own:
+        cost += 30.0
+    if r in (SEVEN, ACE) and n >= 3 and view.stock < 15:
+        cost = 2.0  # 1500 for three or more aces or sevens left in a hand
+    return cost
+
+
+__all__ = ["choose_american"]
