@@ -537,3 +537,20 @@ def test_random_hands_keep_every_invariant() -> None:
 
     result = run_soak(variant=V, hands=60, seed=3)
     assert result["failures"] == [], result["failures"]
+
+
+def test_golden_record_replays_and_rescores() -> None:
+    """tests/data/american-4p-seed9.txt: three hands of four BasicPlayers, replayed (every action checked)
+    and re-scored on every run; the totals are pinned, so a change of the rules shows here."""
+    from pathlib import Path
+
+    from canasta.record import export_record, replay_record
+
+    text = (Path(__file__).parent / "data" / "american-4p-seed9.txt").read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026-11-23") == text
+    assert [r["totals"] for r in g.hand_results] == [[-825, -1060], [-270, -1845], [-4690, 2405]]
+    assert [r["went_out"] for r in g.hand_results] == [3, None, 3]
+    for r in g.hand_results:
+        for s in r["sides"]:
+            assert s["total"] == sum(s["items"].values())

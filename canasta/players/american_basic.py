@@ -65,7 +65,7 @@ class _View:
 
 def _opening_estimate(view: _View) -> tuple[int, bool, int]:
     """(points, has a pure meld, cards used) of the simple opening: pure melds, then pairs with a wild card."""
-    values = [5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 20]  # ranks 4..A
+    values = [5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20]  # ranks 4..A
     value = used = 0
     pure = False
     for r in range(4, 15):
