@@ -37,7 +37,7 @@ UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 TOP_KEYS = ("variant", "rules", "players", "teams", "game")
 GAME_KEYS = ("scores", "naturals", "chapeaux")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
-             "bonuses", "black_threes_removed")
+             "bonuses", "black_threes_removed", "special_hand")
 
 #: Row labels of the readable sheet; other items (penalties) are shown by their name.
 ITEM_LABELS = {
@@ -59,6 +59,10 @@ ITEM_LABELS = {
     "dirty_burracos": "Dirty burracos",
     "closing": "Closing",
     "pozzetto_not_taken": "Pozzetto not taken",
+    "threes": "Threes",
+    "incomplete_melds": "Incomplete aces/sevens/wild melds",
+    "aces_sevens_in_hand": "3+ aces or sevens in a hand",
+    "special_hand": "Special hand",
 }
 
 
@@ -75,6 +79,8 @@ class _Side:
     undeclared: int = 0
     removed_black_threes: int = 0
     penalties: list[tuple[str, int]] = field(default_factory=list)
+    #: Modern American: the special hand the side went out with
+    special_hand: str | None = None
 
 
 def _type_name(value: Any) -> str:
@@ -202,6 +208,8 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         side.melds.append((rank, cards))
 
     side.threes = _cards(raw.get("threes", []), f"{who}, threes")
+    if v.SCORES_TABLE:  # Modern American: threes of both colours laid out; one may be in a hand (5 points)
+        return _american_side(v, raw, side, who, partnership)
     if v.THREES_ORDINARY and (side.threes or raw.get("undeclared_red_threes")):
         raise ScoreInputError(f"{who}: {v.title} has no red threes to lay out; threes are melded or held like other cards")
     for c in side.threes:
@@ -237,6 +245,41 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         raise ScoreInputError(f"{who}: 'black_threes_removed' must be a whole number from 0 to 4, not {removed!r}")
     side.removed_black_threes = removed
 
+    side.penalties = _named_points(raw, "penalties", who, negative=True)
+    side.penalties += _named_points(raw, "bonuses", who, negative=False)
+    return side
+
+
+def _american_side(v: Classic, raw: dict[str, Any], side: _Side, who: str, partnership: bool) -> _Side:
+    """Terms 'American Canasta: Scoring': 'All threes melded by a team' of both colours in 'threes'; a three
+    left in a hand counts 5; ``special_hand`` names the special hand the side went out with."""
+    for c in side.threes:
+        if rank_of(c) != THREE:
+            raise ScoreInputError(f"{who}, threes: {format_card(c)} is not a three; 'threes' lists the threes laid out")
+    if "hands" not in raw:
+        raise ScoreInputError(f"{who} has no 'hands': list the cards left in each player's hand, one list per player")
+    for j, hand_raw in enumerate(raw["hands"], 1):
+        side.hands.append(_cards(hand_raw, f"{who}, hand {j}" if partnership else f"{who}, hand"))
+    for key in ("undeclared_red_threes", "black_threes_removed"):
+        if raw.get(key):
+            raise ScoreInputError(f"{who}: '{key}' does not apply to {v.title}")
+    special = raw.get("special_hand")
+    if special is not None:
+        names = ", ".join(f'"{k}"' for k in getattr(v, "special_hands", lambda: ())())
+        if not isinstance(special, str):
+            raise ScoreInputError(f"{who}: 'special_hand' must be one of {names}, not {_type_name(special)}")
+        try:
+            points = v.score_special(special)["total"]  # type: ignore[attr-defined]
+        except CanastaError as exc:
+            raise ScoreInputError(f"{who}: {exc}") from None
+        if not points:
+            raise ScoreInputError(f"{who}: the table does not score a {special!r} hand (set the table rule zip_code_score)")
+        if not side.went_out:
+            raise ScoreInputError(f"{who}: a special hand ends the play by going out: set 'went_out' to true")
+        if side.melds or side.threes:
+            raise ScoreInputError(f"{who}: a special hand is the side's 'first and only meld' (Terms): no other melds "
+                                  "or threes")
+        side.special_hand = special
     side.penalties = _named_points(raw, "penalties", who, negative=True)
     side.penalties += _named_points(raw, "bonuses", who, negative=False)
     return side
@@ -304,7 +347,7 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
         raise ScoreInputError(
             f"impossible card count: {removed_given} black threes removed plus {black_in_play} on the table or in hand")
     red_in_pack = sum(n for c, n in pack.items() if is_red_three(c))
-    red_given = sum(len(s.threes) + s.undeclared for s in sides)
+    red_given = sum(sum(1 for c in s.threes if is_red_three(c)) + s.undeclared for s in sides)
     if red_given > red_in_pack:
         raise ScoreInputError(
             f"impossible card count: {red_given} red threes given (laid out plus undeclared), but the pack holds {red_in_pack}")
@@ -316,6 +359,8 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
         if s.concealed and not s.went_out:
             raise ScoreInputError(f"{s.who} is marked concealed but did not go out; 'concealed' means going out concealed")
         empty = sum(1 for h in s.hands if not h)
+        if s.special_hand is not None:
+            continue
         if s.went_out:
             canastas = [cards for _, cards in s.melds if len(cards) >= v.CANASTA_SIZE]
             natural = sum(1 for cards in canastas if all(_is_wild(c) for c in cards) or not any(_is_wild(c) for c in cards))
@@ -384,7 +429,13 @@ def score_input(data: Any) -> dict[str, Any]:
             if name in reserved:
                 raise ScoreInputError(f"{s.who}: penalty name {name!r} is already a part of the score; choose another name")
         penalties = [("undeclared_red_threes", -v.UNDECLARED_RED_THREE_PENALTY * s.undeclared)] if s.undeclared else []
-        scored = score_side(v, **args, penalties=penalties + s.penalties)
+        if s.special_hand is not None:  # Terms 6: 'the team that went out scores only the amount shown'
+            scored = v.score_special(s.special_hand)  # type: ignore[attr-defined]
+            for name, points in s.penalties:
+                scored["items"][name] = points
+            scored["total"] = sum(scored["items"].values())
+        else:
+            scored = score_side(v, **args, penalties=penalties + s.penalties)
         entry: dict[str, Any] = {"total": scored["total"], "items": dict(scored["items"])}
         if "naturals" in scored:  # Mille: the asterisks and the chapeau of the hand
             entry["naturals"] = scored["naturals"]

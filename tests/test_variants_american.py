@@ -554,3 +554,28 @@ def test_golden_record_replays_and_rescores() -> None:
     for r in g.hand_results:
         for s in r["sides"]:
             assert s["total"] == sum(s["items"].values())
+
+
+def test_scorekeeper_threes_of_both_colours_and_special_hand() -> None:
+    """`canasta score`: 'threes' holds both colours (Terms: 'All threes melded by a team are counted'), and
+    a side that went out with a special hand 'scores only the amount shown below for the special hand'
+    while 'the opposing team calculates their score in the normal way'."""
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import score_input
+
+    two = [["Qh", "Qd", "Qs", "Qc", "Qh", "Qd", "Qs"], ["Jh", "Jd", "Js", "Jc", "Jh", "Jd", "2c"]]
+    got = score_input({"variant": V, "teams": [
+        {"melds": two, "threes": ["3h", "3d", "3c"], "hands": [[], ["5d"]], "went_out": True},
+        {"melds": [["Kh", "Kd", "Ks"]], "threes": ["3s"], "hands": [["Ah", "Ad", "As"], ["4c"]]}]})
+    assert got["teams"][0]["items"]["threes"] == 300 + 100
+    assert got["teams"][0]["total"] == 70 + 80 - 5 + 500 + 300 + 100 + 400
+    assert got["teams"][1]["total"] == -30 - 65 - 1500 - 100
+    got = score_input({"variant": V, "teams": [
+        {"hands": [[], ["5d", "9c"]], "went_out": True, "special_hand": "pairs-wild"},
+        {"melds": [["Kh", "Kd", "Ks", "Kc", "Kh", "Kd", "Ks"]], "threes": ["3h"], "hands": [["Ah"], ["4c"]]}]})
+    assert got["teams"][0] == {"total": 2000, "items": {"special_hand": 2000}}
+    assert got["teams"][1]["total"] == 70 + 500 - 20 - 5  # one canasta: threes not counted
+    with pytest.raises(ScoreInputError):
+        score_input({"variant": V, "teams": [
+            {"hands": [[], []], "went_out": True, "special_hand": "zip-code"},
+            {"hands": [["Ah"], []]}]})

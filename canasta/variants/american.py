@@ -233,6 +233,9 @@ class American(Classic):
         black = len(threes) - red
         return THREES_TABLE[min(red, 4)] + THREES_TABLE[min(black, 4)]
 
+    def special_hands(self) -> tuple[str, ...]:
+        return tuple(SPECIAL_HANDS)
+
     def special_hand_score(self, kind: str) -> int:
         """Terms 'Special hand scores' (with the table rules pairs_garbage_score, zip_code_score)."""
         if kind not in SPECIAL_HANDS:
