@@ -579,3 +579,27 @@ def test_scorekeeper_threes_of_both_colours_and_special_hand() -> None:
         score_input({"variant": V, "teams": [
             {"hands": [[], []], "went_out": True, "special_hand": "zip-code"},
             {"hands": [["Ah"], []]}]})
+
+
+def test_no_splash_with_the_top_card() -> None:
+    """Terms 'The Splash': 'you cannot claim a splash using six cards from your hand and the seventh card of
+    the canasta from the discard pile.'"""
+    game = pos(hands={0: "5h 5h 5s 5s 5d 5d Ah Ad Ac Kh Kd JK 9c 9d", 1: "4c"}, pile="8c 5c")
+    act(game, "take 5h 5h", "add 5 5s", "add 5 5s", "add 5 5d", "add 5 5d")
+    assert game.melds[0][5].size == 7 and not game.opened[0]  # six from the hand: 30 points, no splash
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK")  # 30 + 60 + 70 = 160
+    assert game.opened[0]
+
+
+def test_bonus_cards_face_down_at_the_end_count_in_hand() -> None:
+    """Terms 'Penalty for cards remaining in hand': bonus cards not yet picked up when the play ends are
+    counted with their holder's hand (the text is silent; docs/variants/american.md)."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d", 1: "Kc Ks Ks", 2: "9h", 3: "8h"}, pile="9d",
+               phase="play", melds={1: two}, stock="4h 4s 10h 10c 6h 6s 7h 7s 8s 8c 9s", rest=2)
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+    assert game.bonus[0] == cards("4h 4s 10h")
+    partner = sum(game.variant.values[c] for c in game.hand_cards(2))
+    act(game, "draw", "meld Kc Ks Ks", "discard 10c")  # seat 1 goes out
+    assert game.hand_results[-1]["went_out"] == 1
+    assert items(game, 0)["cards_in_hand"] == -(5 + 5 + 5 + 10) - partner  # 6d and the bonus 4h 4s 10h

@@ -1249,6 +1249,8 @@ class Game(IdMeldRules):
         v = self.variant
         n = self.num_players
         self.hand_over = True
+        if self._xr:
+            _sr.bonus_to_hands(self)
         red_total = sum(len(r) for r in self.red_threes)
         results = []
         for side in range(self.num_sides):

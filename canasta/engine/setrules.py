@@ -487,4 +487,13 @@ def start_turn(g: Game) -> None:
     lay_out_threes(g, seat, [])
 
 
+def bonus_to_hands(g: Game) -> None:
+    """At the end of the play, bonus cards still face down count as cards left in their holder's hand."""
+    for seat, bonus in enumerate(g.bonus):
+        for c in bonus:
+            g.hands[seat][c] += 1
+        g.hand_sizes[seat] += len(bonus)
+        g.bonus[seat] = []
+
+
 __all__ = ["check_discard", "check_meld_like", "check_take", "dead_ranks", "opening", "pending_met"]
