@@ -603,3 +603,32 @@ def test_bonus_cards_face_down_at_the_end_count_in_hand() -> None:
     act(game, "draw", "meld Kc Ks Ks", "discard 10c")  # seat 1 goes out
     assert game.hand_results[-1]["went_out"] == 1
     assert items(game, 0)["cards_in_hand"] == -(5 + 5 + 5 + 10) - partner  # 6d and the bonus 4h 4s 10h
+
+
+def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """setrules.filter_play (the hot path) lists exactly the candidates that check() accepts."""
+    from canasta.engine import setrules
+
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game(V, 4, seed)
+        for _ in range(1500):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            if game.phase == "play":
+                with monkeypatch.context() as m:
+                    m.setattr(setrules, "filter_play", lambda g, out: out)
+                    candidates = game.legal_actions()
+                full = []
+                for a in candidates:
+                    try:
+                        game.check(a)
+                    except Exception:
+                        continue
+                    full.append(a)
+                assert full == legal
+                checked += 1
+            game.apply(rng.choice(legal))
+    assert checked > 1000

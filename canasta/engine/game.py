@@ -539,8 +539,7 @@ class Game(IdMeldRules):
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
         if self._xr:
-            return [a for a in out if a.kind not in (MELD, ADD, DISCARD) or (
-                _sr.check_discard(self, a, False) if a.kind == DISCARD else _sr.check_meld_like(self, a, False))]
+            return _sr.filter_play(self, out)
         return out
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],

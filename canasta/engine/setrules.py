@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from canasta.cards import JOKER, format_card, format_rank
-from canasta.engine.actions import ADD, MELD, Action
+from canasta.engine.actions import ADD, DISCARD, MELD, Action
 from canasta.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -366,6 +366,79 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
 
 _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add any wild cards to any of your other "
                "melds until your wild card canasta is complete' (Terms)")
+
+
+def filter_play(g: Game, actions: list[Action]) -> list[Action]:
+    """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
+    the per-position context is computed once; edge cases go through the full checks)."""
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    melds = g.melds[side]
+    size = g.hand_sizes[seat]
+    initial = initial_turn(g, side)
+    wild_meld = melds.get(WILD_RANK)
+    wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
+    dead = dead_ranks(g)
+    aside = g.pile_aside is not None
+    pending_ok = pending_met(g, side)
+    hand = g.hands[seat]
+    all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
+    meld_max = v.MELD_MAX
+    out: list[Action] = []
+    for a in actions:
+        kind = a.kind
+        cards = a.cards
+        if kind == DISCARD:
+            c = cards[0]
+            if c >> 2 == 3 or not pending_ok:
+                continue
+            if size == 1 or not g.pile:
+                if check_discard(g, a, False):
+                    out.append(a)
+                continue
+            if is_wild(c) and not all_wild:
+                continue
+            out.append(a)
+            continue
+        if kind != MELD and kind != ADD:
+            out.append(a)
+            continue
+        if aside or size - len(cards) <= 1:
+            if check_meld_like(g, a, False):
+                out.append(a)
+            continue
+        nat = [c for c in cards if not is_wild(c)]
+        wilds = len(cards) - len(nat)
+        if kind == MELD:
+            if not nat:
+                if len(cards) >= 3 and WILD_RANK not in melds:
+                    out.append(a)
+                continue
+            r = nat[0] >> 2
+            if r == 3 or r in melds or r in dead:
+                continue
+            if wilds and (wild_block or not initial or
+                          v.wild_problem(r, len(nat), wilds, initial=True, created_dirty=True)):
+                continue
+            out.append(a)
+            continue
+        r = a.target
+        m = melds.get(r)
+        if m is None or m.size + len(cards) > meld_max:
+            continue
+        if r == WILD_RANK:
+            if not nat:
+                out.append(a)
+            continue
+        if wilds:
+            if wild_block:
+                continue
+            if v.wild_problem(r, m.naturals + len(nat), m.wilds + wilds, initial=initial and r in g.turn_created,
+                              created_dirty=m.wilds > 0):
+                continue
+        out.append(a)
+    return out
 
 
 # ------------------------------------------------------------------- discards
