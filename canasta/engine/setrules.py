@@ -368,6 +368,9 @@ _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add 
                "melds until your wild card canasta is complete' (Terms)")
 
 
+_WILD = tuple(c == JOKER or 8 <= c <= 11 for c in range(64))
+
+
 def filter_play(g: Game, actions: list[Action]) -> list[Action]:
     """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
     the per-position context is computed once; edge cases go through the full checks)."""
@@ -379,65 +382,74 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
     initial = initial_turn(g, side)
     wild_meld = melds.get(WILD_RANK)
     wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
-    dead = dead_ranks(g)
+    dead: list[int] | None = None
     aside = g.pile_aside is not None
-    pending_ok = pending_met(g, side)
+    pending_ok: bool | None = None
     hand = g.hands[seat]
     all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
     meld_max = v.MELD_MAX
+    pile = bool(g.pile)
+    wild_of = _WILD
     out: list[Action] = []
+    append = out.append
     for a in actions:
         kind = a.kind
         cards = a.cards
         if kind == DISCARD:
             c = cards[0]
-            if c >> 2 == 3 or not pending_ok:
+            if c >> 2 == 3:
                 continue
-            if size == 1 or not g.pile:
+            if pending_ok is None:
+                pending_ok = pending_met(g, side)
+            if not pending_ok:
+                continue
+            if size == 1 or not pile:
                 if check_discard(g, a, False):
-                    out.append(a)
+                    append(a)
                 continue
-            if is_wild(c) and not all_wild:
+            if wild_of[c] and not all_wild:
                 continue
-            out.append(a)
+            append(a)
             continue
         if kind != MELD and kind != ADD:
-            out.append(a)
+            append(a)
             continue
-        if aside or size - len(cards) <= 1:
+        n = len(cards)
+        if aside or size - n <= 1:
             if check_meld_like(g, a, False):
-                out.append(a)
+                append(a)
             continue
-        nat = [c for c in cards if not is_wild(c)]
-        wilds = len(cards) - len(nat)
+        wilds = wild_of[cards[0]] + (wild_of[cards[1]] if n > 1 else 0) + sum(wild_of[c] for c in cards[2:])
         if kind == MELD:
-            if not nat:
-                if len(cards) >= 3 and WILD_RANK not in melds:
-                    out.append(a)
+            if wilds == n:
+                if n >= 3 and WILD_RANK not in melds:
+                    append(a)
                 continue
-            r = nat[0] >> 2
+            r = next(c for c in cards if not wild_of[c]) >> 2
+            if dead is None:
+                dead = dead_ranks(g)
             if r == 3 or r in melds or r in dead:
                 continue
             if wilds and (wild_block or not initial or
-                          v.wild_problem(r, len(nat), wilds, initial=True, created_dirty=True)):
+                          v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True)):
                 continue
-            out.append(a)
+            append(a)
             continue
         r = a.target
         m = melds.get(r)
-        if m is None or m.size + len(cards) > meld_max:
+        if m is None or m.size + n > meld_max:
             continue
         if r == WILD_RANK:
-            if not nat:
-                out.append(a)
+            if wilds == n:
+                append(a)
             continue
         if wilds:
             if wild_block:
                 continue
-            if v.wild_problem(r, m.naturals + len(nat), m.wilds + wilds, initial=initial and r in g.turn_created,
+            if v.wild_problem(r, m.naturals + n - wilds, m.wilds + wilds, initial=initial and r in g.turn_created,
                               created_dirty=m.wilds > 0):
                 continue
-        out.append(a)
+        append(a)
     return out
 
 
