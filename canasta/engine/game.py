@@ -163,7 +163,8 @@ class Game(IdMeldRules):
             #: listed as moves of their own, not folded into the rank's canonical card
             self._special_codes = _special_codes(v.values, self._meld_ranks)
         #: whom a seat may ask 'may I go out?' (None: nobody, or the variant does not offer asking)
-        self._partners = [self.variant.partner_of(s) if v.ASK_PERMISSION else None for s in range(players)]
+        asks = getattr(v, "ASK_PERMISSION", True)
+        self._partners = [self.variant.partner_of(s) if asks else None for s in range(players)]
         #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
         self._laid_out = [False] * NUM_CODES
         if not self._ids and not self._threes_ordinary:
