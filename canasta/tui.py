@@ -162,7 +162,8 @@ class TerminalGame:
         # Mille has no initial meld minimum and no red threes: those columns are left out
         show_minimum = v.minimum(0) > 0
         show_threes = not v.THREES_ORDINARY
-        cols = ["side", "score"] + (["minimum"] if show_minimum else []) + (["red threes"] if show_threes else [])
+        threes_label = "threes" if "bonus_cards" in obs else "red threes"  # American lays out both colours
+        cols = ["side", "score"] + (["minimum"] if show_minimum else []) + ([threes_label] if show_threes else [])
         for col in [*cols, "melds"]:
             table.add_column(col)
         for side in range(g.num_sides):
@@ -192,6 +193,13 @@ class TerminalGame:
             pile.append(", top ")
             pile.append_text(_card_text(obs["pile_top"]))
         pile.append(" · FROZEN" if obs["frozen"] else " · not frozen", style="bold cyan" if obs["frozen"] else "")
+        if "bonus_cards" in obs:  # Modern American: the turn card, bonus cards face down, dead ranks
+            pile.append(" · turn card drawn" if obs["turn_card_drawn"] else " · turn card in the stock")
+            held = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["bonus_cards"]) if n)
+            if held:
+                pile.append(f" · bonus cards face down: {held}")
+            if obs["dead_ranks"]:
+                pile.append(f" · dead: {' '.join(obs['dead_ranks'])}")
         self.console.print(pile)
         side = obs["side"]
         if not obs["opened"][side] and obs["pending_value"] and obs["turn"] % g.num_sides == side:
