@@ -155,9 +155,21 @@ def test_pure_aces_never_take_wild_cards() -> None:
     assert_illegal(game, "add A JK", "wild-limit")
     game = pos(hands={0: "Ah Ad JK Kh Ks Kd 5d 6d 2c", 1: "5c"}, pile="9d", phase="play")
     act(game, "meld Ah Ad 2c")
-    game = pos(hands={0: "Ah Ad Ac JK Kh Ks Kd 5d 6d", 1: "5c"}, pile="9d", phase="play")
-    act(game, "meld Ah Ad Ac")
-    assert_illegal(game, "add A JK", "wild-limit")
+    game = pos(hands={0: "Ah Ad Ac JK Kh Ks Kd 5d 6d", 1: "5c"}, pile="9d", phase="play", melds={1: ["Qh Qd Qs"]})
+    act(game, "meld Ah Ad Ac", "add A JK")  # in the initial meld's turn: the dirty meld A-A-A-joker
+    assert game.melds[0][14].wilds == 1
+
+
+def test_initial_meld_with_pile_topped_by_an_ace() -> None:
+    """Terms: 'if you put down from your hand A-A-joker, Q-Q-Q, 9-9-2 and you have a pair of 10's in your hand,
+    you can take the discard pile if the top card is a 9, a 10, a Queen or an Ace.' (The engine takes first and
+    keeps the pile aside until the melds from the hand are down.)"""
+    game = pos(hands={0: "Ah Ad JK Qh Qd Qs 9h 9d 2c 10h 10s 5d", 1: "4c"}, pile="8c Ac")
+    act(game, "take Ah Ad", "add A JK", "meld Qh Qd Qs")
+    assert not game.opened[0]  # A A joker 90 + Q Q Q 30
+    act(game, "meld 9h 9d 2c")  # + 40 = 160
+    assert game.opened[0] and game.pending_value == 160
+    assert game.melds[0][14].size == 4 and game.hand_sizes[0] == 3 + 1
 
 
 def test_wild_meld_blocks_wild_cards_elsewhere() -> None:
@@ -632,3 +644,25 @@ def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.Monkey
                 checked += 1
             game.apply(rng.choice(legal))
     assert checked > 1000
+
+
+def test_wild_meld_meets_the_required_meld() -> None:
+    """Terms: 'The minimum count and the required three card natural or wild meld must already be present'
+    and the GNPS list: 'May also include a wild card meld (at least three wild cards).'"""
+    game = pos(hands={0: "JK JK 2c Kh Kd 2d 5d 6d 9c", 1: "4c"}, pile="9d", phase="play")
+    act(game, "meld JK JK 2c")  # 120
+    assert not game.opened[0]
+    act(game, "meld Kh Kd 2d")  # 120 + 40
+    assert game.opened[0]
+
+
+def test_wings_table_rule_has_no_bonus_cards() -> None:
+    """Encyclopedia: the wings 'are never revealed, scored or otherwise permitted to affect the game'
+    (bonus_cards=false): no bonus cards, so no melding down to one card for them either."""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d", 1: "5c 6c"}, pile="9d", phase="play", rules={"bonus_cards": False})
+    act(game, "meld Ah Ad Ac")
+    assert_illegal(game, "meld Kh Kd JK", "one-card")
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 5d 6d", 1: "5c 6c"}, pile="9d", phase="play",
+               rules={"bonus_cards": False})
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
+    assert game.bonus[0] == [] and game.hand_sizes[0] == 1

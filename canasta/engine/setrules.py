@@ -342,8 +342,10 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
                     return f(raise_error, "wild-meld-open", _WILD_BLOCK)
                 fresh = initial and rank in g.turn_created
                 # naturals named with the wild cards go on first
+                # within the initial meld's turn a meld is still being 'put down': A-A-A and a joker
+                # is the dirty ace meld A-A-A-joker (the only way when the pile's top card is an ace)
                 why = v.wild_problem(rank, m.naturals + len(nat_codes), m.wilds + wilds, initial=fresh,
-                                     created_dirty=m.wilds > 0)
+                                     created_dirty=m.wilds > 0 or fresh)
                 if why:
                     return f(raise_error, "wild-limit", why)
         if m.size < 7 <= m.size + len(cards):
@@ -446,8 +448,9 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
         if wilds:
             if wild_block:
                 continue
-            if v.wild_problem(r, m.naturals + n - wilds, m.wilds + wilds, initial=initial and r in g.turn_created,
-                              created_dirty=m.wilds > 0):
+            fresh = initial and r in g.turn_created
+            if v.wild_problem(r, m.naturals + n - wilds, m.wilds + wilds, initial=fresh,
+                              created_dirty=m.wilds > 0 or fresh):
                 continue
         append(a)
     return out
