@@ -387,6 +387,7 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
     dead: list[int] | None = None
     aside = g.pile_aside is not None
     pending_ok: bool | None = None
+    empty_pile: tuple[int, int] | None = None
     hand = g.hands[seat]
     all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
     meld_max = v.MELD_MAX
@@ -405,12 +406,25 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
                 pending_ok = pending_met(g, side)
             if not pending_ok:
                 continue
-            if size == 1 or not pile:
+            if size == 1:
                 if check_discard(g, a, False):
                     append(a)
                 continue
-            if wild_of[c] and not all_wild:
+            if wild_of[c]:
+                if all_wild:
+                    append(a)
                 continue
+            if not pile:
+                if dead is None:
+                    dead = dead_ranks(g)
+                if empty_pile is None:
+                    empty_pile = _plain_counts(hand, dead)
+                r = c >> 2
+                if r in (SEVEN, ACE):
+                    if empty_pile[0] or empty_pile[1]:
+                        continue
+                elif r in dead and empty_pile[0]:
+                    continue
             append(a)
             continue
         if kind != MELD and kind != ADD:
@@ -485,6 +499,20 @@ def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
     return True
 
 
+def _plain_counts(hand: list[int], dead: list[int]) -> tuple[int, int]:
+    """(live, dead) natural cards in the hand other than aces and sevens."""
+    live = dead_n = 0
+    for rank in (4, 5, 6, 8, 9, 10, 11, 12, 13):
+        b = rank * 4
+        n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+        if n:
+            if rank in dead:
+                dead_n += n
+            else:
+                live += n
+    return live, dead_n
+
+
 def discard_problem(g: Game, hand: list[int], c: int) -> str | None:
     """Terms 'There are certain restrictions on discards' (the 'show your hand' cases are checked here)."""
     wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
@@ -497,16 +525,8 @@ def discard_problem(g: Game, hand: list[int], c: int) -> str | None:
     if g.pile:
         return None
     r = c >> 2
-    dead = set(dead_ranks(g))
-    live_plain = dead_plain = 0
-    for rank in range(4, 15):
-        n = sum(hand[rank * 4:rank * 4 + 4])
-        if not n or rank in (SEVEN, ACE):
-            continue
-        if rank in dead:
-            dead_plain += n
-        else:
-            live_plain += n
+    dead = dead_ranks(g)
+    live_plain, dead_plain = _plain_counts(hand, dead)
     if r in (SEVEN, ACE):
         if live_plain or dead_plain:
             return ("onto an empty pile an ace or a seven may be discarded only if aces and sevens are the only natural "
