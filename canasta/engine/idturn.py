@@ -277,9 +277,9 @@ class ClassicIdTurn:
                 lo, hi = m.cards[0] >> 2, m.cards[-1] >> 2
                 cands = [c for c in ((lo - 1) * 4 + m.suit, (hi + 1) * 4 + m.suit)
                          if 16 <= c < 60 and hand[c]]
-            for c in cands:
-                if self._ct_fits(m, c) is not None:
-                    out.append(Action(ADD, (c,), target))
+            # (the candidates fit: a set takes its rank and wild cards up to the limit, an
+            # escalera its suit's next card at either end, until seven cards)
+            out.extend(Action(ADD, (c,), target) for c in cands)
         size = self.hand_sizes[seat]
         if size <= 4 or bt >= 3 or self.permission is not None or self.no_discard:
             out = [a for a in out if self._ct_check_meld(a, False)]
