@@ -526,3 +526,33 @@ def test_basic_player_finishes_hands():
             g.apply(p.choose(g.observation(g.actor), g.legal_actions()))
             steps += 1
         assert g.hand_results, "a hand of BasicPlayers ends"
+
+
+def test_listed_melds_and_additions_are_exactly_the_legal_ones():
+    """legal_actions() lists every legal meld of three cards and every legal one-card addition (a 2 of
+    another suit is the same move as the 2 listed: suits of wild cards never matter), and nothing else."""
+    from itertools import combinations_with_replacement
+
+    rng = random.Random(1)
+    for seed in range(3):
+        g = Game("samba", 4, seed)
+        while not g.is_over and g.hand_no == 1:
+            legal = g.legal_actions()
+            if g.phase == "play":
+                seat = g.turn
+                hand = g.hands[seat]
+                two = next((c for c in (8, 9, 10, 11) if hand[c]), None)
+                codes = [c for c in range(8, 61) if hand[c] and (not 8 <= c <= 11 or c == two)]
+                want = set()
+                for combo in combinations_with_replacement(codes, 3):
+                    if all(hand[c] >= combo.count(c) for c in combo):
+                        a = parse_action("meld " + format_cards(list(combo)))
+                        if g._ct_check_meld(a, False):
+                            want.add(a)
+                for mid in g.melds[g._sides[seat]]:
+                    for c in codes:
+                        a = parse_action(f"add #{mid} " + format_cards([c]))
+                        if g._ct_check_meld(a, False):
+                            want.add(a)
+                assert {a for a in legal if a.kind in ("meld", "add")} == want
+            g.apply(rng.choice(legal))

@@ -25,6 +25,7 @@ then go out (discarded or added to a meld), so a live game always has a legal ac
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, format_card, is_black_three, is_red_three
@@ -54,6 +55,24 @@ from canasta.notation import ID_BASE
 _DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)
 _BLACK_THREES = (12, 15)
+
+
+_MELDS: dict[tuple[int, ...], Action] = {}
+_ADDS: dict[tuple[int, int], Action] = {}
+
+
+def _meld(cards: tuple[int, ...]) -> Action:
+    a = _MELDS.get(cards)
+    if a is None:
+        a = _MELDS[cards] = Action(MELD, cards)
+    return a
+
+
+def _add(card: int, target: int) -> Action:
+    a = _ADDS.get((card, target))
+    if a is None:
+        a = _ADDS[(card, target)] = Action(ADD, (card,), target)
+    return a
 
 
 class ClassicIdTurn:
@@ -232,36 +251,31 @@ class ClassicIdTurn:
         out: list[Action] = []
         two = next((c for c in _TWOS if hand[c]), None)
         wild_codes = ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
-        seen: set[tuple[int, ...]] = set()
-
-        def add_meld(cards: tuple[int, ...]) -> None:
-            key = tuple(sorted(cards))
-            if key not in seen:
-                seen.add(key)
-                out.append(Action(MELD, key))
+        add_meld = out.append  # each meld below is listed once, its cards in code order
 
         # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
         for r in v.SET_RANKS:
             base = r * 4
             if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2:
                 continue
-            nats = [c for c in range(base, base + 4) for _ in range(min(hand[c], 3))]
-            n = len(nats)
-            for i in range(n):
-                for j in range(i + 1, n):
-                    for w in wild_codes:
-                        add_meld((nats[i], nats[j], w))
-                    for k in range(j + 1, n):
-                        add_meld((nats[i], nats[j], nats[k]))
+            codes = [c for c in range(base, base + 4) if hand[c]]
+            for pair in combinations_with_replacement(codes, 2):
+                if pair[0] == pair[1] and hand[pair[0]] < 2:
+                    continue
+                for w in wild_codes:  # a 2 sorts before naturals, the joker after
+                    add_meld(_meld((*pair, w) if w == JOKER else (w, *pair)))
+                for c in codes:
+                    if c >= pair[1] and hand[c] >= 1 + (c == pair[1]) + (c == pair[0]):
+                        add_meld(_meld((*pair, c)))
         # New escaleras: three consecutive cards of a suit, 4 up to the ace.
         for s in range(4):
             for lo in range(4, 13):
                 if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
-                    add_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s))
+                    add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
         # Black threes: only when going out (checked below).
         bt = hand[12] + hand[15]
         if bt >= 3:
-            add_meld(tuple([12] * min(hand[12], 3) + [15] * max(0, 3 - hand[12])))
+            add_meld(_meld(tuple([12] * min(hand[12], 3) + [15] * max(0, 3 - hand[12]))))
         # Additions: one card onto one of the side's melds.
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         for mid, m in self.melds[side].items():
@@ -279,14 +293,15 @@ class ClassicIdTurn:
                          if 16 <= c < 60 and hand[c]]
             # (the candidates fit: a set takes its rank and wild cards up to the limit, an
             # escalera its suit's next card at either end, until seven cards)
-            out.extend(Action(ADD, (c,), target) for c in cands)
+            out.extend(_add(c, target) for c in cands)
         size = self.hand_sizes[seat]
-        if size <= 4 or bt >= 3 or self.permission is not None or self.no_discard:
-            out = [a for a in out if self._ct_check_meld(a, False)]
+        # an action that leaves at most one card (going out), or melds black threes, is checked fully
+        out = [a for a in out if (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
+               or self._ct_check_meld(a, False)]
         pending_ok = self._ct_pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
             for c in held:
-                if is_wild(c) and c != JOKER and c != two:
+                if 8 <= c <= 11 and c != two:
                     continue  # one 2 stands for all: suits of wild cards never matter
                 if c == 15 and hand[12]:
                     continue  # one black three stands for both
