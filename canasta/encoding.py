@@ -489,7 +489,7 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         for m in obs["melds"][s]:
             cards = [parse_card(c) for c in m["cards"]]
             if m["kind"] == "set":
-                r = parse_rank(m["rank"])
+                r = parse_rank(m["rank"]) if m["rank"] else WILD_RANK  # Bolivian: a meld of wild cards
                 wild = sum(1 for c in cards if _is_wild(c))
                 out[b["set_naturals"] + rel * 16 + r] += (len(cards) - wild) / 9  # Samba: several sets
                 if wild:

@@ -143,7 +143,7 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
             if kind != meld.kind or (kind == "run" and (list(order) != meld.cards or wild_index != meld.wild_index)):
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.kind} {meld.cards} "
                                         f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
-            if kind == "set" and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
+            if kind == "set" and meld.rank and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
                 raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
             if len(meld.cards) > v.CANASTA_SIZE and table._ct:
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: over seven cards")

@@ -121,10 +121,11 @@ class TerminalGame:
             for i, m in enumerate(obs["melds"][side]):
                 if i:
                     melds.append("\n")
-                label = f"#{m['id']} " + (f"{m['rank']}s" if m["kind"] == "set" else f"run {m['suit']}")
+                label = f"#{m['id']} " + (f"{m['rank'] or 'wild card'}s" if m["kind"] == "set" else f"run {m['suit']}")
                 melds.append(label, style="bold")
                 if m["canasta"] and ct:
-                    kind = "samba" if m["kind"] == "run" else "natural canasta" if m["natural"] else "mixed canasta"
+                    kind = "samba" if m["kind"] == "run" else "natural canasta" if m["natural"] else \
+                        "bolivia" if not m["rank"] else "mixed canasta"
                     melds.append(f" ({kind})", style="green")
                 elif m["canasta"]:
                     melds.append(" (clean burraco)" if m["natural"] else " (dirty burraco)", style="green")

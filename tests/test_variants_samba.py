@@ -33,9 +33,9 @@ def cards(text: str) -> list[int]:
 def spos(*, hands: Mapping[int, str] | None = None, pile: str = "", melds: Mapping[int, Sequence[str]] | None = None,
          stock: str = "", turn: int = 0, phase: str = "draw", red_threes: Sequence[str] = ("", ""),
          opened: Sequence[bool] = (True, True), frozen: bool = False, scores: Sequence[int] = (0, 0),
-         rules: Mapping[str, Any] | None = None, rest: str = "stock", **fields: Any) -> Game:
+         rules: Mapping[str, Any] | None = None, rest: str = "stock", variant: str = "samba", **fields: Any) -> Game:
     """A Samba position: the cards not named fill the bottom of the stock (or of the pile)."""
-    base = Game("samba", 4, 0, dict(rules or {}))
+    base = Game(variant, 4, 0, dict(rules or {}))
     d = base.to_dict()
     v: Any = base.variant
     pack = Counter(v.deck())

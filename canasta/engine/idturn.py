@@ -75,6 +75,13 @@ def _add(card: int, target: int) -> Action:
     return a
 
 
+def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[int, int]:
+    """``sevens`` after meld ``m`` grows to ``new_size`` cards."""
+    if len(m.cards) < size <= new_size:
+        return sevens[0] + 1, sevens[1] + (m.kind == "run")
+    return sevens
+
+
 class ClassicIdTurn:
     """Mixin of :class:`Game` for ``MELD_IDS`` variants with ``CLASSIC_TURN`` (see the module text)."""
 
@@ -165,28 +172,31 @@ class ClassicIdTurn:
         return True
 
     # -------------------------------------------------------- helpers
-    def _ct_sevens(self, side: int, changed: Any = None) -> int:
+    def _ct_sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
+        """(seven-card melds, of them runs) of the side, with meld ``changed`` as given."""
         size = self.variant.CANASTA_SIZE
-        n = 0
+        n = runs = 0
         for m in self.melds[side].values():
             if changed is not None and m.id == changed.id:
                 continue
-            n += len(m.cards) >= size
-        if changed is not None:
-            n += len(changed.cards) >= size
-        return n
+            if len(m.cards) >= size:
+                n += 1
+                runs += m.kind == "run"
+        if changed is not None and len(changed.cards) >= size:
+            n += 1
+            runs += changed.kind == "run"
+        return n, runs
 
     def _ct_pending_met(self, side: int) -> bool:
         return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
 
-    def _ct_finish_problem(self, side: int, sevens: int, pending_met: bool) -> str | None:
+    def _ct_finish_problem(self, side: int, sevens: tuple[int, int], pending_met: bool) -> str | None:
         """Why the player may not empty the hand now, or None."""
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
-        need = self.variant.canastas_to_go_out
-        if sevens < need:
-            return (f"in order to go out, a partnership must have formed at least {need} seven-card melds "
-                    "(canastas or sambas), so you must keep a card")
+        why: str | None = self.variant.going_out_problem(*sevens)
+        if why:
+            return why + ", so you must keep a card"
         if not pending_met:
             return "your initial meld has not reached the minimum count"
         return None
@@ -197,8 +207,7 @@ class ClassicIdTurn:
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
             return False
         side = self._sides[self.turn]
-        need: int = self.variant.canastas_to_go_out
-        return self._ct_sevens(side) >= need
+        return self.variant.going_out_problem(*self._ct_sevens(side)) is None
 
     def _ct_fits(self, m: Any, c: int) -> Any:
         return self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
@@ -272,6 +281,11 @@ class ClassicIdTurn:
             for lo in range(4, 13):
                 if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
                     add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        if v.WILD_SETS:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
+            twos = [c for c in _TWOS for _ in range(hand[c])]
+            for k in range(min(hand[JOKER], 3) + 1):
+                if len(twos) >= 3 - k:
+                    add_meld(_meld((*twos[:3 - k], *[JOKER] * k)))
         # Black threes: only when going out (checked below).
         bt = hand[12] + hand[15]
         if bt >= 3:
@@ -282,7 +296,9 @@ class ClassicIdTurn:
             if len(m.cards) >= v.CANASTA_SIZE:
                 continue
             target = ID_BASE + mid
-            if m.kind == "set":
+            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia)
+                cands = list(wild_codes)
+            elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
                 if m.rank != 3 and m.wilds < v.MAX_WILDS:
@@ -437,7 +453,7 @@ class ClassicIdTurn:
                          f"{format_card(top)} cannot go on {m.describe()} by itself: 'the discard pile cannot be "
                          "taken in order to form a new escalera'")
             new_cards = []
-            sevens = self._ct_sevens(side) + (len(m.cards) < v.CANASTA_SIZE <= len(got[1][0]))
+            sevens = _grow(self._ct_sevens(side), m, len(got[1][0]), v.CANASTA_SIZE)
         rest = sum(1 for c in self.pile[:-1] if not is_red_three(c))
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -530,8 +546,8 @@ class ClassicIdTurn:
                 got = self._ct_fits(cur, last)
                 if got is None:
                     continue
-                grown = len(cur.cards) < v.CANASTA_SIZE <= len(got[1][0])
-                if self._ct_finish_problem(side, sevens + grown, pending_met) is None:
+                if self._ct_finish_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
+                                           pending_met) is None:
                     return True
         return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
 

@@ -8,7 +8,7 @@ from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
-from canasta.variants.samba import Samba
+from canasta.variants.samba import Bolivian, Samba
 
 VARIANTS: dict[str, type[Variant]] = {}
 ALIASES: dict[str, str] = {"canasta": "classic"}
@@ -34,6 +34,7 @@ for _cls in REGIONAL_VARIANTS:
 register(Mille)
 register(Burraco)
 register(Samba)
+register(Bolivian)
 
-__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "Mille", "Option", "Samba", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "Bolivian", "Burraco", "Classic", "Cuban", "Mille", "Option", "Samba", "Uruguayan", "Variant", "find_variant",
            "register"]

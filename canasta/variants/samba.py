@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, rank_of
 from canasta.engine.runs import Arrangement, is_wild
-from canasta.variants.base import Option, Variant, standard_deck
+from canasta.variants.base import Option, Variant, standard_deck, with_defaults
 
 SOURCE = "Denexa 'Samba'"
 
@@ -66,6 +66,11 @@ class Samba(Variant):
     CANASTA_SIZE: ClassVar[int] = 7
     #: 'a partnership must have formed at least two seven-card melds (canastas or sambas)'
     CANASTAS_TO_GO_OUT: ClassVar[int] = 2
+    #: Melds of wild cards only (Bolivian's bolivias) and their bonus.
+    WILD_SETS: ClassVar[bool] = False
+    BOLIVIA: ClassVar[int] = 0
+    #: Value of a black three left in hand (Bolivian: 100).
+    BLACK_THREE_IN_HAND: ClassVar[int] = 5
 
     #: 'Jokers ... 50 points each. 2s ... 20. Aces: 20. Ks-8s: 10. 7s-4s: 5. Black 3s ... 5 points.'
     RANK_VALUES: ClassVar[dict[int, int]] = {
@@ -95,6 +100,8 @@ class Samba(Variant):
             values[code] = self.RANK_VALUES[rank_of(code)]
         values[JOKER] = self.JOKER_VALUE
         self.values: list[int] = values
+        self.hand_values: list[int] = list(values)
+        self.hand_values[12] = self.hand_values[15] = self.BLACK_THREE_IN_HAND
         table = list(self.MINIMUM_TABLE)
         table[-1] = (table[-1][0], r["top_minimum"])
         self.minimum_table: tuple[tuple[int, int], ...] = tuple(table)
@@ -122,6 +129,8 @@ class Samba(Variant):
         nat = [c for c in cs if not is_wild(c)]
         wilds = len(cs) - len(nat)
         if not nat:
+            if self.WILD_SETS:  # Bolivian: 'Wild card canastas (bolivias)'
+                return "set", (tuple(cs), -1, 0)
             return "wild cards can only be used in sets, with natural cards"
         ranks = {c >> 2 for c in nat}
         if len(ranks) == 1:
@@ -145,7 +154,9 @@ class Samba(Variant):
         if len(cards) >= self.CANASTA_SIZE:
             return None  # 'No more cards can be added to a canasta or samba.'
         if kind == "set":
-            rank = next(x >> 2 for x in cards if not is_wild(x))
+            rank = next((x >> 2 for x in cards if not is_wild(x)), 0)
+            if rank == 0:  # a meld of wild cards only (Bolivian's bolivia)
+                return ("set", ((*cards, c), -1, 0)) if is_wild(c) else None
             if is_wild(c):
                 if rank == 3 or wilds >= self.MAX_WILDS:
                     return None
@@ -154,6 +165,16 @@ class Samba(Variant):
             return "set", ((*cards, c), -1, 0)
         got = _escalera([*cards, c], 0 if not is_wild(c) else 1)
         return None if isinstance(got, str) else got
+
+    def going_out_problem(self, sevens: int, runs: int) -> str | None:
+        """Why a side with ``sevens`` seven-card melds (``runs`` of them sambas) may not go out, or None.
+
+        'In order to go out, a partnership must have formed at least two seven-card melds (canastas or sambas).'
+        """
+        if sevens < self.CANASTAS_TO_GO_OUT:
+            return ("in order to go out, a partnership must have formed at least two seven-card melds "
+                    "(canastas or sambas)")
+        return None
 
     # -- scoring and the game ------------------------------------------------------
     def minimum(self, score: int) -> int:
@@ -173,8 +194,8 @@ class Samba(Variant):
         values = self.values
         items: dict[str, int] = {}
         items["melded_cards"] = sum(values[c] for _, cards, _ in melds for c in cards)
-        items["cards_in_hand"] = -sum(values[c] for hand in hands for c in hand)
-        natural = mixed = sambas = 0
+        items["cards_in_hand"] = -sum(self.hand_values[c] for hand in hands for c in hand)
+        natural = mixed = sambas = bolivias = 0
         sevens = 0
         for kind, cards, wilds in melds:
             if len(cards) < self.CANASTA_SIZE:
@@ -182,6 +203,8 @@ class Samba(Variant):
             sevens += 1
             if kind == "run":
                 sambas += self.rules["samba_bonus"]
+            elif wilds == len(cards):
+                bolivias += self.BOLIVIA
             elif wilds:
                 mixed += self.MIXED_CANASTA
             else:
@@ -189,6 +212,8 @@ class Samba(Variant):
         items["natural_canastas"] = natural
         items["mixed_canastas"] = mixed
         items["sambas"] = sambas
+        if self.WILD_SETS:
+            items["bolivias"] = bolivias
         reds = self.ALL_RED_THREES if all_red_threes else self.RED_THREE_BONUS * red_threes
         # 'If a partnership has not completed at least two seven-card melds, they score -100 for
         # each red 3, or -1,000 for all six.'
@@ -226,4 +251,31 @@ def _escalera(cs: list[int], wilds: int) -> tuple[str, Arrangement] | str:
     return "run", (order, -1, ranks[0])
 
 
-__all__ = ["SAMBA_OPTIONS", "Samba"]
+class Bolivian(Samba):
+    """Encyclopedia 'Bolivian Canasta': 'similar to Samba, as it uses three decks and sequence melds. Play is
+    to 15,000. Wild card canastas (bolivias) count 2,500. A side must have a samba (called escalera in this
+    game) and at least one other canasta to go out. Red threes only count positive if two or more canastas
+    have been melded. Black threes are negative 100 instead of negative 5 when left in hand.'
+
+    Everything else is Samba's (docs/variants/bolivian.md)."""
+
+    name: ClassVar[str] = "bolivian"
+    title: ClassVar[str] = "Bolivian Canasta"
+    description: ClassVar[str] = (
+        "Samba to 15,000 with bolivias (canastas of wild cards, 2500); going out needs an escalera "
+        "of seven and another canasta; a black three left in hand costs 100."
+    )
+    options: ClassVar[dict[str, Option]] = with_defaults(
+        SAMBA_OPTIONS, "Encyclopedia 'Bolivian Canasta': 'Play is to 15,000'", target_score=15000)
+    WILD_SETS: ClassVar[bool] = True
+    BOLIVIA: ClassVar[int] = 2500
+    BLACK_THREE_IN_HAND: ClassVar[int] = 100
+
+    def going_out_problem(self, sevens: int, runs: int) -> str | None:
+        """'A side must have a samba (called escalera in this game) and at least one other canasta to go out.'"""
+        if runs < 1 or sevens < 2:
+            return "a side must have an escalera of seven cards and at least one other canasta to go out"
+        return None
+
+
+__all__ = ["SAMBA_OPTIONS", "Bolivian", "Samba"]
