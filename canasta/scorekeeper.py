@@ -595,7 +595,7 @@ def _score_samba(v: Any, teams: list[dict[str, Any]], partnership: bool) -> dict
     for melds, threes, hands, went_out, penalties in parsed:
         # red threes in hand are charged as undeclared, not as cards in hand
         hands = [[c for c in h if not is_red_three(c)] for h in hands]
-        scored = v.score_team(melds=melds, red_threes=len(threes), all_red_threes=len(threes) == v.RED_THREES_IN_PACK,
+        scored = v.score_team(melds=melds, red_threes=len(threes), all_red_threes=len(threes) == v.red_threes_in_pack,
                               hands=hands, went_out=went_out, penalties=penalties)
         result.append({"total": scored["total"], "items": dict(scored["items"])})
     return {"teams": result}

@@ -153,7 +153,7 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
             id_melds: list[Any] = list(table.melds[side].values())
             expected = v.score_team(
                 melds=[(m.kind, list(m.cards), m.wilds) for m in id_melds],
-                red_threes=reds, all_red_threes=reds == v.RED_THREES_IN_PACK,
+                red_threes=reds, all_red_threes=reds == v.red_threes_in_pack,
                 hands=[table.hand_cards(s) for s in seats],
                 went_out=went_out is not None and v.side_of(went_out) == side,
                 penalties=list(table.penalties[side]))

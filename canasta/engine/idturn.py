@@ -736,7 +736,7 @@ class ClassicIdTurn:
             melds = [(m.kind, list(m.cards), m.wilds) for m in self.melds[side].values()]
             hands = [[c for c in range(NUM_CODES) for _ in range(self.hands[s][c])] for s in seats]
             results.append(v.score_team(
-                melds=melds, red_threes=held[side], all_red_threes=held[side] == v.RED_THREES_IN_PACK,
+                melds=melds, red_threes=held[side], all_red_threes=held[side] == v.red_threes_in_pack,
                 hands=hands, went_out=went_out is not None and self._sides[went_out] == side,
                 penalties=list(self.penalties[side])))
         return results

@@ -8,7 +8,7 @@ from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
-from canasta.variants.samba import Bolivian, Samba
+from canasta.variants.samba import Bolivian, Chilean, Samba
 
 VARIANTS: dict[str, type[Variant]] = {}
 ALIASES: dict[str, str] = {"canasta": "classic"}
@@ -35,6 +35,7 @@ register(Mille)
 register(Burraco)
 register(Samba)
 register(Bolivian)
+register(Chilean)
 
-__all__ = ["VARIANTS", "Bolivian", "Burraco", "Classic", "Cuban", "Mille", "Option", "Samba", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "Bolivian", "Burraco", "Chilean", "Classic", "Cuban", "Mille", "Option", "Samba", "Uruguayan", "Variant", "find_variant",
            "register"]

@@ -82,7 +82,8 @@ class Samba(Variant):
     RED_THREE_BONUS: ClassVar[int] = 100
     #: 'If you collect all six, they score 1,000 for the whole set.'
     ALL_RED_THREES: ClassVar[int] = 1000
-    RED_THREES_IN_PACK: ClassVar[int] = 6
+    #: Packs shuffled together (Chilean: an option, 3 or 4).
+    DECKS: ClassVar[int] = 3
     #: (lowest cumulative score, minimum); below 0: 15 (Denexa table).
     MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = ((0, 50), (1500, 90), (3000, 120), (7000, 160))
     NEGATIVE_MINIMUM: ClassVar[int] = 15
@@ -100,6 +101,9 @@ class Samba(Variant):
             values[code] = self.RANK_VALUES[rank_of(code)]
         values[JOKER] = self.JOKER_VALUE
         self.values: list[int] = values
+        self.decks: int = self.rules.get("decks", self.DECKS)
+        #: 'If you collect all six': every red three of the pack
+        self.red_threes_in_pack: int = 2 * self.decks
         self.hand_values: list[int] = list(values)
         self.hand_values[12] = self.hand_values[15] = self.BLACK_THREE_IN_HAND
         table = list(self.MINIMUM_TABLE)
@@ -108,7 +112,7 @@ class Samba(Variant):
 
     def deck(self) -> list[int]:
         """'162 cards in all ... shuffle together three decks ... being sure to include the jokers.'"""
-        return standard_deck(3, 6)
+        return standard_deck(self.decks, 2 * self.decks)
 
     def describe_rules(self) -> dict[str, Any]:
         return dict(self.rules)
@@ -278,4 +282,28 @@ class Bolivian(Samba):
         return None
 
 
-__all__ = ["SAMBA_OPTIONS", "Bolivian", "Samba"]
+CHILEAN_OPTIONS: dict[str, Option] = {
+    **SAMBA_OPTIONS,
+    "decks": Option("decks", 3, "packs shuffled together (with their jokers): 3 (162 cards) or 4 (216 cards)",
+                    "Encyclopedia 'Chilean Canasta': 'Can be played with either three decks (162 cards) or four "
+                    "decks (216 cards)'", (3, 4)),
+}
+
+
+class Chilean(Samba):
+    """Encyclopedia 'Chilean Canasta': 'Allows both sambas and bolivias. Can be played with either three decks
+    (162 cards) or four decks (216 cards)'. Everything else is Samba's; bolivias as in Bolivian
+    (docs/variants/chilean.md)."""
+
+    name: ClassVar[str] = "chilean"
+    title: ClassVar[str] = "Chilean Canasta"
+    description: ClassVar[str] = (
+        "Samba with bolivias (canastas of wild cards, 2500) as well as sambas, "
+        "played with three or four packs."
+    )
+    options: ClassVar[dict[str, Option]] = CHILEAN_OPTIONS
+    WILD_SETS: ClassVar[bool] = True
+    BOLIVIA: ClassVar[int] = Bolivian.BOLIVIA
+
+
+__all__ = ["CHILEAN_OPTIONS", "SAMBA_OPTIONS", "Bolivian", "Chilean", "Samba"]
