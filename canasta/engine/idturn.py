@@ -118,6 +118,7 @@ class ClassicIdTurn:
     no_discard: bool
     next_meld_id: int
     return_phase: str
+    scores: list[int]
 
     # provided by Game / IdMeldRules
     def minimum(self, side: int) -> int:
@@ -188,7 +189,26 @@ class ClassicIdTurn:
         return n, runs
 
     def _ct_pending_met(self, side: int) -> bool:
-        return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
+        return self.opened[side] or not self.turn_created or self._ct_initial_ok(side, self.pending_value)
+
+    def _ct_initial_ok(self, side: int, value: int, changed: Any = None) -> bool:
+        """Do the melds of this turn (with meld ``changed`` as given), worth ``value``, make the initial meld?
+
+        The minimum in points, and where the variant asks for it (Brazilian) a canasta among them."""
+        if value < self.minimum(side):
+            return False
+        need: str | None = self.variant.initial_canasta(self.scores[side])
+        if need is None:
+            return True
+        size = self.variant.CANASTA_SIZE
+        ids = set(self.turn_created)
+        if changed is not None:
+            ids.add(changed.id)
+        for mid in ids:
+            m = changed if changed is not None and changed.id == mid else self.melds[side].get(mid)
+            if m is not None and len(m.cards) >= size and (need == "any" or m.wilds == 0):
+                return True
+        return False
 
     def _ct_finish_problem(self, side: int, sevens: tuple[int, int], pending_met: bool) -> str | None:
         """Why the player may not empty the hand now, or None."""
@@ -463,7 +483,7 @@ class ClassicIdTurn:
                 return f(raise_error, "minimum-count",
                          f"your side's initial meld needs {self.minimum(side)} points; the top card and your hand "
                          "cannot make it")
-            if value < self.minimum(side):
+            if not self._ct_initial_ok(side, value):
                 after = self.hand_sizes[seat] - len(cards)  # the rest waits until the minimum is met
         if after <= 1:
             why = self._ct_finish_problem(side, sevens, True)
@@ -525,7 +545,7 @@ class ClassicIdTurn:
             return f(raise_error, self._ct_rule(bad), bad)
         left = self.hand_sizes[seat] - len(action.cards)
         value = sum(v.values[c] for c in action.cards)
-        pending_met = self.opened[side] or self.pending_value + value >= self.minimum(side)
+        pending_met = self.opened[side] or self._ct_initial_ok(side, self.pending_value + value, m)
         if self.pile_aside is not None and pending_met:
             left += sum(1 for c in self.pile_aside if not is_red_three(c))
         if m.kind == "set" and m.rank == 3 and left > 1:
@@ -689,7 +709,7 @@ class ClassicIdTurn:
             self.known[seat].append(c)
 
     def _ct_check_opened(self, side: int) -> None:
-        if self.pending_value >= self.minimum(side):
+        if self._ct_initial_ok(side, self.pending_value):
             self.opened[side] = True
             if self.pile_aside is not None:
                 rest = self.pile_aside
@@ -747,6 +767,8 @@ class ClassicIdTurn:
         obs["opened"] = list(self.opened)
         obs["minimum"] = [self.minimum(s) for s in range(self.num_sides)]
         obs["pending_value"] = self.pending_value
+        # Brazilian: an initial meld that must include a canasta ('any') or a natural one ('natural')
+        obs["initial_canasta"] = [self.variant.initial_canasta(sc) for sc in self.scores]
         obs["asked"] = self.asked
         obs["permission"] = self.permission
         return obs

@@ -69,6 +69,8 @@ class Samba(Variant):
     #: Melds of wild cards only (Bolivian's bolivias) and their bonus.
     WILD_SETS: ClassVar[bool] = False
     BOLIVIA: ClassVar[int] = 0
+    #: Brazilian: 'If a side has a sequence of five cards or less, it loses 1,000.'
+    SHORT_SEQUENCE_PENALTY: ClassVar[int] = 0
     #: Value of a black three left in hand (Bolivian: 100).
     BLACK_THREE_IN_HAND: ClassVar[int] = 5
 
@@ -170,6 +172,10 @@ class Samba(Variant):
         got = _escalera([*cards, c], 0 if not is_wild(c) else 1)
         return None if isinstance(got, str) else got
 
+    def initial_canasta(self, score: int) -> str | None:
+        """A canasta the initial meld must include at this score: None (Samba), 'any' or 'natural'."""
+        return None
+
     def going_out_problem(self, sevens: int, runs: int) -> str | None:
         """Why a side with ``sevens`` seven-card melds (``runs`` of them sambas) may not go out, or None.
 
@@ -218,14 +224,21 @@ class Samba(Variant):
         items["sambas"] = sambas
         if self.WILD_SETS:
             items["bolivias"] = bolivias
-        reds = self.ALL_RED_THREES if all_red_threes else self.RED_THREE_BONUS * red_threes
+        reds = self.red_three_points(red_threes, all_red_threes)
         # 'If a partnership has not completed at least two seven-card melds, they score -100 for
         # each red 3, or -1,000 for all six.'
         items["red_threes"] = reds if sevens >= self.CANASTAS_TO_GO_OUT else -reds
         items["going_out"] = self.rules["going_out_bonus"] if went_out else 0
+        short = self.SHORT_SEQUENCE_PENALTY
+        if short:
+            items["short_sequence"] = -short if any(kind == "run" and len(cards) <= 5 for kind, cards, _ in melds) else 0
         for name, points in penalties or []:
             items[name] = items.get(name, 0) + points
         return {"total": sum(items.values()), "items": items}
+
+    def red_three_points(self, count: int, all_held: bool) -> int:
+        """'100 points each ... If you collect all six, they score 1,000 for the whole set.'"""
+        return self.ALL_RED_THREES if all_held else self.RED_THREE_BONUS * count
 
     def game_won(self, scores: list[int]) -> int | None:
         """'If one or both partnerships has exceeded a score of 10,000, the partnership with the
@@ -282,6 +295,49 @@ class Bolivian(Samba):
         return None
 
 
+class Brazilian(Bolivian):
+    """Encyclopedia 'Brazilian Canasta': 'Similar to Bolivia, but only to 10,000. The minimum meld requirements
+    are 150 from 5,000 to 7,000; a canasta from 7,000 to 8,000; 200 from 8,000 to 9,000; and a natural canasta
+    from 9,000 up. Wild card canastas count 2,000. Partnerships receive 1,000 for five red threes and 1,200 for
+    all six. If a side has a sequence of five cards or less, it loses 1,000.' Everything else is Bolivian's
+    (docs/variants/brazilian.md)."""
+
+    name: ClassVar[str] = "brazilian"
+    title: ClassVar[str] = "Brazilian Canasta"
+    description: ClassVar[str] = (
+        "Bolivian Canasta to 10,000 with bolivias worth 2000, initial melds up to a natural canasta, "
+        "1000/1200 for five/six red threes, and 1000 lost for a short sequence."
+    )
+    options: ClassVar[dict[str, Option]] = with_defaults(
+        SAMBA_OPTIONS, "Encyclopedia 'Brazilian Canasta': 'Similar to Bolivia, but only to 10,000'",
+        target_score=10000)
+    BOLIVIA: ClassVar[int] = 2000
+    SHORT_SEQUENCE_PENALTY: ClassVar[int] = 1000
+    #: Below 5,000 the text is silent: Samba's table. 7,000-8,000 and 9,000 up: a canasta (no points).
+    MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = (
+        (0, 50), (1500, 90), (3000, 120), (5000, 150), (7000, 0), (8000, 200), (9000, 0))
+
+    def bind(self) -> None:
+        super().bind()
+        self.minimum_table = self.MINIMUM_TABLE  # Samba's top_minimum option does not apply
+
+    def initial_canasta(self, score: int) -> str | None:
+        """'a canasta from 7,000 to 8,000 ... and a natural canasta from 9,000 up'."""
+        if score >= 9000:
+            return "natural"
+        if 7000 <= score < 8000:
+            return "any"
+        return None
+
+    def red_three_points(self, count: int, all_held: bool) -> int:
+        """'Partnerships receive 1,000 for five red threes and 1,200 for all six' (fewer: Samba's 100 each)."""
+        if count >= 6:
+            return 1200
+        if count == 5:
+            return 1000
+        return self.RED_THREE_BONUS * count
+
+
 CHILEAN_OPTIONS: dict[str, Option] = {
     **SAMBA_OPTIONS,
     "decks": Option("decks", 3, "packs shuffled together (with their jokers): 3 (162 cards) or 4 (216 cards)",
@@ -306,4 +362,4 @@ class Chilean(Samba):
     BOLIVIA: ClassVar[int] = Bolivian.BOLIVIA
 
 
-__all__ = ["CHILEAN_OPTIONS", "SAMBA_OPTIONS", "Bolivian", "Chilean", "Samba"]
+__all__ = ["CHILEAN_OPTIONS", "SAMBA_OPTIONS", "Bolivian", "Brazilian", "Chilean", "Samba"]
