@@ -148,9 +148,24 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
             if kind != meld.kind or (kind == "run" and (list(order) != meld.cards or wild_index != meld.wild_index)):
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.kind} {meld.cards} "
                                         f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
-            if kind == "set" and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
+            if kind == "set" and meld.rank and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
                 raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
+            if len(meld.cards) > v.CANASTA_SIZE and table._ct:
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: over seven cards")
         seats = [s for s in range(table.num_players) if v.side_of(s) == side]
+        if table._ct:  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
+            reds = len(table.red_threes[side])
+            id_melds: list[Any] = list(table.melds[side].values())
+            expected = v.score_team(
+                melds=[(m.kind, list(m.cards), m.wilds) for m in id_melds],
+                red_threes=reds, all_red_threes=reds == v.red_threes_in_pack,
+                hands=[table.hand_cards(s) for s in seats],
+                went_out=went_out is not None and v.side_of(went_out) == side,
+                penalties=list(table.penalties[side]))
+            if dict(expected) != dict(result["sides"][side]):
+                raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {result['sides'][side]}, "
+                                          f"the final table scores {dict(expected)}")
+            continue
         expected = score_meld_side(
             v, melds=[(list(m.cards), m.wilds) for m in table.melds[side].values()],
             hands=[table.hand_cards(s) + list(table.face_down[s]) for s in seats],

@@ -142,6 +142,8 @@ class Game(IdMeldRules):
         self.variant_name = cls.name
         #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
         self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
+        #: Classic's turn on meld ids: frozen pile, red threes, minimum (Samba; canasta.engine.idturn)
+        self._ct: bool = bool(getattr(cls, "CLASSIC_TURN", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -198,6 +200,7 @@ class Game(IdMeldRules):
             self.hand_over = False
             self.turn = (self.dealer + 1) % n
             self._reset_turn()
+            self._id_after_deal()
             return
         self.stock: list[int] = deck
         self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
