@@ -150,13 +150,15 @@ def soak(
     hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     rule: RuleOpt = None,
+    max_game_hands: Annotated[int, typer.Option(help="leave a game after this many hands and start the next seed")] = 200,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Random legal hands with every invariant checked at every step."""
     from canasta.soak import render_soak, run_soak
 
     try:
-        result = run_soak(variant=variant, players=player_count(variant, players), hands=hands, seed=seed, rules=parse_rules(rule))
+        result = run_soak(variant=variant, players=player_count(variant, players), hands=hands, seed=seed, rules=parse_rules(rule),
+                          max_game_hands=max_game_hands)
     except CanastaError as exc:
         fail(str(exc))
         return

@@ -129,7 +129,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
     ``variant`` None (or any variant without meld ids) is the Classic layout above.
     """
     if variant is not None and _ids(variant):
-        return _encode_id_action(action)
+        return _encode_id_action(action, variant)
     kind = action.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
@@ -155,7 +155,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
 def describe_index(index: int, variant: str | None = None) -> str:
     """A text description of an index, independent of any position (for docs and debugging)."""
     if variant is not None and _ids(variant):
-        return _describe_id_index(index)
+        return _describe_id_index(index, variant)
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
     for kind, i in _SIMPLE.items():
@@ -241,65 +241,97 @@ def _kind(code: int) -> int:
     return 52 if code == JOKER else code - 8
 
 
-_ID_MELDS: list[tuple[int, ...]] = []
-_ID_MELD_INDEX: dict[tuple[int, ...], int] = {}
+class _IdLayout:
+    """The action layout of one meld-id variant (Burraco's, or Samba's with the Classic turn)."""
+
+    def __init__(self, variant: str) -> None:
+        from itertools import combinations_with_replacement
+
+        from canasta.variants import find_variant
+
+        cls: Any = find_variant(variant)
+        v = cls(cls.player_counts[-1])
+        self.classic_turn = bool(getattr(cls, "CLASSIC_TURN", False))
+        self.max_id = MAX_SAMBA_MELD_ID if self.classic_turn else MAX_MELD_ID
+        self.melds: list[tuple[int, ...]] = []
+        self.meld_index: dict[tuple[int, ...], int] = {}
+        codes = [*range(8, 60), JOKER]
+        for combo in combinations_with_replacement(codes, 3):
+            if not isinstance(v.arrange_meld(combo), str):
+                self.meld_index[combo] = len(self.melds)
+                self.melds.append(combo)
+        self.meld_base = _ID_DISCARD_BASE + _CARD_KINDS
+        self.add_base = self.meld_base + len(self.melds)
+        self.extra_base = self.add_base + self.max_id * _CARD_KINDS
+        # Classic turn (Samba): take with a natural pair (by the pair's suits), take #n, ask, yes, no,
+        # retract, end
+        self.take_id_base = self.extra_base + len(_SUIT_PAIRS)
+        self.simple_base = self.take_id_base + self.max_id
+        self.size = self.simple_base + len(_CT_SIMPLE) if self.classic_turn else self.extra_base
+
+
+#: Samba's hands make more melds than Burraco's: ids up to 80 have an index.
+MAX_SAMBA_MELD_ID = 80
+_SUIT_PAIRS = [(a, b) for a in range(4) for b in range(a, 4)]
+_CT_SIMPLE = (ASK, YES, NO, RETRACT, END)
+_LAYOUTS: dict[str, _IdLayout] = {}
+
+
+def _layout(variant: str) -> _IdLayout:
+    from canasta.variants import find_variant
+
+    name = find_variant(variant).name
+    got = _LAYOUTS.get(name)
+    if got is None:
+        got = _LAYOUTS[name] = _IdLayout(name)
+    return got
 
 
 def _id_melds() -> dict[tuple[int, ...], int]:
-    if not _ID_MELD_INDEX:
-        from itertools import combinations_with_replacement
-
-        from canasta.variants.burraco import Burraco
-
-        v = Burraco(4)
-        codes = [*range(8, 60), JOKER]
-        for combo in combinations_with_replacement(codes, 3):
-            got = v.arrange_meld(combo)
-            if not isinstance(got, str):
-                _ID_MELD_INDEX[combo] = len(_ID_MELDS)
-                _ID_MELDS.append(combo)
-    return _ID_MELD_INDEX
-
-
-def _id_meld_base() -> int:
-    return _ID_DISCARD_BASE + _CARD_KINDS
-
-
-def _id_add_base() -> int:
-    return _id_meld_base() + len(_id_melds())
+    return _layout("burraco").meld_index
 
 
 def num_actions(variant: str | None = None) -> int:
     """Size of the action space of ``variant`` (NUM_ACTIONS for Classic and its relatives)."""
     if variant is not None and _ids(variant):
-        return _id_add_base() + MAX_MELD_ID * _CARD_KINDS
+        return _layout(variant).size
     return NUM_ACTIONS
 
 
-def _encode_id_action(action: Action) -> int:
+def _encode_id_action(action: Action, variant: str = "burraco") -> int:
+    lay = _layout(variant)
     kind = action.kind
     if kind == DRAW:
         return 0
-    if kind == TAKE and not action.cards:
+    if kind == TAKE and not action.cards and not action.target and not lay.classic_turn:
         return 1
     if kind == DISCARD and len(action.cards) == 1:
         return _ID_DISCARD_BASE + _kind(action.cards[0])
     if kind == MELD:
         key = tuple(sorted(action.cards))
-        index = _id_melds().get(key)
+        index = lay.meld_index.get(key)
         if index is not None:
-            return _id_meld_base() + index
+            return lay.meld_base + index
     if kind == ADD and len(action.cards) == 1:
         n = action.target - ID_BASE
-        if 1 <= n <= MAX_MELD_ID:
-            return _id_add_base() + (n - 1) * _CARD_KINDS + _kind(action.cards[0])
+        if 1 <= n <= lay.max_id:
+            return lay.add_base + (n - 1) * _CARD_KINDS + _kind(action.cards[0])
+    if lay.classic_turn:
+        if kind == TAKE and len(action.cards) == 2 and not action.target:
+            a, b = sorted(c & 3 for c in action.cards)
+            return lay.extra_base + _SUIT_PAIRS.index((a, b))
+        if kind == TAKE and not action.cards and 1 <= action.target - ID_BASE <= lay.max_id:
+            return lay.take_id_base + action.target - ID_BASE - 1
+        if kind in _CT_SIMPLE and not action.cards:
+            return lay.simple_base + _CT_SIMPLE.index(kind)
     raise ValueError(f"no index for {action!r}")
 
 
-def _describe_id_index(index: int) -> str:
+def _describe_id_index(index: int, variant: str = "burraco") -> str:
     from canasta.cards import format_card, format_cards
 
-    if not 0 <= index < _id_add_base() + MAX_MELD_ID * _CARD_KINDS:
+    lay = _layout(variant)
+    if not 0 <= index < lay.size:
         raise ValueError(f"action index {index} out of range")
 
     def code(k: int) -> int:
@@ -309,13 +341,19 @@ def _describe_id_index(index: int) -> str:
         return "draw"
     if index == 1:
         return "take"
-    if index < _id_meld_base():
+    if index < lay.meld_base:
         return f"discard {format_card(code(index - _ID_DISCARD_BASE))}"
-    if index < _id_add_base():
-        _id_melds()
-        return f"meld {format_cards(_ID_MELDS[index - _id_meld_base()])}"
-    n, k = divmod(index - _id_add_base(), _CARD_KINDS)
-    return f"add #{n + 1} {format_card(code(k))}"
+    if index < lay.add_base:
+        return f"meld {format_cards(lay.melds[index - lay.meld_base])}"
+    if index < lay.extra_base:
+        n, k = divmod(index - lay.add_base, _CARD_KINDS)
+        return f"add #{n + 1} {format_card(code(k))}"
+    if index < lay.take_id_base:
+        a, b = _SUIT_PAIRS[index - lay.extra_base]
+        return f"take with a natural pair of suits {'shdc'[a]}{'shdc'[b]}"
+    if index < lay.simple_base:
+        return f"take #{index - lay.take_id_base + 1}"
+    return _CT_SIMPLE[index - lay.simple_base]
 
 
 # ------------------------------------------------------------------ observations
@@ -408,13 +446,21 @@ ID_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
 ID_OBS_SIZE = sum(n for _, n in ID_OBS_LAYOUT)
 
 
+#: Appended for a meld-id variant with Classic's turn (Samba): per side (own first) red threes / 6,
+#: opened, minimum / 100; then frozen, pending value / 100, asked, permission yes, permission no.
+CT_OBS_EXTRA = MAX_SIDES * 3 + 5
+
+
 def obs_size(variant: str | None = None) -> int:
     """Length of the observation vector of ``variant``."""
-    return ID_OBS_SIZE if variant is not None and _ids(variant) else OBS_SIZE
+    if variant is not None and _ids(variant):
+        return ID_OBS_SIZE + (CT_OBS_EXTRA if _layout(variant).classic_turn else 0)
+    return OBS_SIZE
 
 
 def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]:
-    out: npt.NDArray[Any] = np.zeros(ID_OBS_SIZE, dtype=dtype)
+    ct = _layout(obs["variant"]).classic_turn
+    out: npt.NDArray[Any] = np.zeros(ID_OBS_SIZE + (CT_OBS_EXTRA if ct else 0), dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
@@ -443,10 +489,11 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         for m in obs["melds"][s]:
             cards = [parse_card(c) for c in m["cards"]]
             if m["kind"] == "set":
-                r = parse_rank(m["rank"])
+                r = parse_rank(m["rank"]) if m["rank"] else WILD_RANK  # Bolivian: a meld of wild cards
                 wild = sum(1 for c in cards if _is_wild(c))
-                out[b["set_naturals"] + rel * 16 + r] = (len(cards) - wild) / 9
-                out[b["set_wild"] + rel * 16 + r] = float(wild > 0)
+                out[b["set_naturals"] + rel * 16 + r] += (len(cards) - wild) / 9  # Samba: several sets
+                if wild:
+                    out[b["set_wild"] + rel * 16 + r] = 1.0
             else:
                 suit = next(c & 3 for i, c in enumerate(cards) if i != m["wild_index"])
                 low = _run_low(cards, m["wild_index"])
@@ -471,6 +518,19 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
     out[m0 + 1] = obs["pile_size"] / 100
     out[m0 + 2] = obs["orbit"] / 4
     out[m0 + 3] = float(obs["partner"] is not None)
+    if ct:
+        x = ID_OBS_SIZE
+        for s in range(sides):
+            rel = (s - side) % sides
+            out[x + rel] = len(obs["red_threes"][s]) / 6
+            out[x + MAX_SIDES + rel] = float(obs["opened"][s])
+            out[x + 2 * MAX_SIDES + rel] = obs["minimum"][s] / 100
+        x += 3 * MAX_SIDES
+        out[x] = float(obs["frozen"])
+        out[x + 1] = obs["pending_value"] / 100
+        out[x + 2] = float(obs["asked"])
+        out[x + 3] = float(obs["permission"] is True)
+        out[x + 4] = float(obs["permission"] is False)
     return out
 
 

@@ -20,7 +20,9 @@ ID_BASE = 100
 
 def format_action(action: Action) -> str:
     parts = [action.kind]
-    if action.kind == ADD:
+    if action.kind == TAKE and action.target >= ID_BASE:  # Samba: 'take #n', the top card onto meld n
+        parts.append(f"#{action.target - ID_BASE}")
+    elif action.kind == ADD:
         t = action.target
         parts.append(_WILD_TARGET if t == 1 else f"#{t - ID_BASE}" if t >= ID_BASE else format_rank(t))
     parts.extend(format_card(c) for c in action.cards)
@@ -37,6 +39,10 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"unknown action {words[0]!r}; actions are: {', '.join(KINDS)}")
     args = words[1:]
     target = 0
+    if verb == TAKE and args and args[0].startswith("#"):
+        if not args[0][1:].isdigit() or int(args[0][1:]) < 1:
+            raise NotationError(f"{args[0]!r} is not a meld id (write e.g. #3)")
+        target, args = ID_BASE + int(args[0][1:]), args[1:]
     if verb == ADD:
         if not args:
             raise NotationError("add needs a meld (its rank) and cards, e.g. 'add K Kc'")

@@ -411,6 +411,8 @@ def score_input(data: Any) -> dict[str, Any]:
     players = _players(teams, data.get("players"))
     v = _bind(data, players)
     partnership = players == 4
+    if getattr(v, "CLASSIC_TURN", False):
+        return _score_samba(v, teams, partnership)
     if getattr(v, "MELD_IDS", False):
         return _score_meld_ids(v, teams, partnership)
     sides = [_side(v, t, _who(i, t, partnership), partnership) for i, t in enumerate(teams, 1)]
@@ -567,6 +569,85 @@ def _score_meld_ids(v: Any, teams: list[dict[str, Any]], partnership: bool) -> d
     for melds, hands, flags in parsed:
         scored = score_meld_side(v, melds=melds, hands=hands, closed=flags["closed"],
                                  pile_missed=not flags["pozzetto_taken"])
+        result.append({"total": scored["total"], "items": dict(scored["items"])})
+    return {"teams": result}
+
+
+#: Keys of a team in Samba.
+SAMBA_TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "undeclared_red_threes", "penalties", "bonuses")
+
+
+def _score_samba(v: Any, teams: list[dict[str, Any]], partnership: bool) -> dict[str, Any]:
+    """Score a hand of Samba (Denexa 'Scoring') from real cards.
+
+    Each meld is a list of cards: cards of one rank (with at most two wild cards) are a set, cards of
+    one suit in sequence (``["4h", "5h", "6h"]``, in any order) an escalera; seven cards make a
+    canasta or a samba. ``threes`` are the red threes laid out; ``undeclared_red_threes`` cost 500
+    each ('Undeclared red 3s at end of hand: -500 points each').
+    """
+    pack = Counter(v.deck())
+    given: Counter[int] = Counter()
+    parsed = []
+    for i, raw in enumerate(teams, 1):
+        who = _who(i, raw, partnership)
+        unknown = [k for k in raw if k not in SAMBA_TEAM_KEYS]
+        if unknown:
+            raise ScoreInputError(f"{who} has an unknown key {unknown[0]!r}; known: {', '.join(SAMBA_TEAM_KEYS)}")
+        went_out = raw.get("went_out", False)
+        if not isinstance(went_out, bool):
+            raise ScoreInputError(f"{who}: 'went_out' must be true or false, not {_type_name(went_out)}")
+        melds_raw = raw.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise ScoreInputError(f"{who}: 'melds' must be a list of melds, each a list of cards, not {_type_name(melds_raw)}")
+        melds: list[tuple[str, list[int], int]] = []
+        for j, meld_raw in enumerate(melds_raw, 1):
+            where = f"{who}, meld {j}"
+            cards = _cards(meld_raw, where)
+            got = v.arrange_meld(cards)
+            if isinstance(got, str):
+                raise ScoreInputError(f"{where} ({' '.join(format_card(c) for c in cards)}) is not a valid meld: {got}")
+            kind, (order, _wild_index, _low) = got
+            melds.append((kind, list(order), sum(1 for c in cards if _is_wild(c))))
+            given.update(cards)
+        threes = _cards(raw.get("threes", []), f"{who}, threes")
+        if any(not is_red_three(c) for c in threes):
+            raise ScoreInputError(f"{who}: 'threes' lists the red threes laid out (3h, 3d)")
+        given.update(threes)
+        if not isinstance(raw.get("hands"), list):
+            raise ScoreInputError(f"{who}: 'hands' must be a list with one list of cards per player")
+        hands = [_cards(h, f"{who}, hand {k}") for k, h in enumerate(raw["hands"], 1)]
+        for h in hands:
+            given.update(h)
+        undeclared = raw.get("undeclared_red_threes", 0)
+        if not isinstance(undeclared, int) or isinstance(undeclared, bool) or undeclared < 0:
+            raise ScoreInputError(f"{who}: 'undeclared_red_threes' must be a whole number of red threes (0 or more)")
+        held_reds = sum(1 for h in hands for c in h if is_red_three(c))
+        if held_reds != undeclared:
+            raise ScoreInputError(f"{who}: a red three in hand is an undeclared red three: set "
+                                  f"'undeclared_red_threes' to {held_reds}")
+        sevens = sum(1 for _, cards, _ in melds if len(cards) >= v.CANASTA_SIZE)
+        if went_out:
+            if sevens < v.CANASTAS_TO_GO_OUT:
+                raise ScoreInputError(f"{who} went out with {sevens} seven-card melds: 'In order to go out, a "
+                                      "partnership must have formed at least two seven-card melds'")
+            if all(h for h in hands):
+                raise ScoreInputError(f"{who} went out, but no hand of the side is empty")
+        penalties = _named_points(raw, "penalties", who, negative=True)
+        penalties += _named_points(raw, "bonuses", who, negative=False)
+        if undeclared:
+            penalties.insert(0, ("undeclared_red_threes", -500 * undeclared))
+        parsed.append((melds, threes, hands, went_out, penalties))
+    if sum(1 for p in parsed if p[3]) > 1:
+        raise ScoreInputError("only one side can go out")
+    for c, n in sorted(given.items()):
+        if n > pack[c]:
+            raise ScoreInputError(f"impossible card count: {n} × {format_card(c)} given, but the pack holds {pack[c]}")
+    result = []
+    for melds, threes, hands, went_out, penalties in parsed:
+        # red threes in hand are charged as undeclared, not as cards in hand
+        hands = [[c for c in h if not is_red_three(c)] for h in hands]
+        scored = v.score_team(melds=melds, red_threes=len(threes), all_red_threes=len(threes) == v.red_threes_in_pack,
+                              hands=hands, went_out=went_out, penalties=penalties)
         result.append({"total": scored["total"], "items": dict(scored["items"])})
     return {"teams": result}
 

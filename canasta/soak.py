@@ -15,6 +15,11 @@ at every step
     * the cards shown as known to be in a hand (``known_hands``) are in it;
     * progress: no hand goes on for more than ``max_hand_actions`` actions;
 
+a game still going after ``max_game_hands`` hands is left there (``games_capped``)
+and the run goes on with the next seed: random play seldom reaches a high target
+(Cuban's 7500), and the start-of-turn copy the final-table check takes carries the
+game's whole history, so an endless game would make the run quadratic;
+
 for every finished hand (an entry of ``game.hand_results``)
     * each side's ``total`` is the sum of its ``items``;
     * the cumulative ``totals`` are the running sum of the side totals, and the
@@ -143,9 +148,24 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
             if kind != meld.kind or (kind == "run" and (list(order) != meld.cards or wild_index != meld.wild_index)):
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.kind} {meld.cards} "
                                         f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
-            if kind == "set" and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
+            if kind == "set" and meld.rank and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
                 raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
+            if len(meld.cards) > v.CANASTA_SIZE and table._ct:
+                raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: over seven cards")
         seats = [s for s in range(table.num_players) if v.side_of(s) == side]
+        if table._ct:  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
+            reds = len(table.red_threes[side])
+            id_melds: list[Any] = list(table.melds[side].values())
+            expected = v.score_team(
+                melds=[(m.kind, list(m.cards), m.wilds) for m in id_melds],
+                red_threes=reds, all_red_threes=reds == v.red_threes_in_pack,
+                hands=[table.hand_cards(s) for s in seats],
+                went_out=went_out is not None and v.side_of(went_out) == side,
+                penalties=list(table.penalties[side]))
+            if dict(expected) != dict(result["sides"][side]):
+                raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {result['sides'][side]}, "
+                                          f"the final table scores {dict(expected)}")
+            continue
         expected = score_meld_side(
             v, melds=[(list(m.cards), m.wilds) for m in table.melds[side].values()],
             hands=[table.hand_cards(s) + list(table.face_down[s]) for s in seats],
@@ -171,7 +191,8 @@ def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
 
 
 def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
-               hands_left: int, check_listed: bool, max_hand_actions: int, stats: dict[str, int],
+               hands_left: int, check_listed: bool, max_hand_actions: int, max_game_hands: int,
+               stats: dict[str, int],
                kinds: dict[str, int], endings: dict[str, int]) -> dict[str, Any] | None:
     """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
     index = 0  # index (within the game) of the action being taken
@@ -197,6 +218,9 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                 hands_here += 1
                 stats["hands"] += 1
                 stats["hands_unrescored"] += 1
+            if hands_here >= max_game_hands and not game.is_over and hands_here < hands_left:
+                stats["games_capped"] += 1
+                return None
             if game.is_over or hands_here >= hands_left:
                 break
             hand_no = game.hand_no
@@ -287,7 +311,7 @@ def _failure_record(seed: int, index: int, hand_no: int, kind: str, message: str
 
 def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, seed: int = 0,
              rules: dict[str, Any] | None = None, max_failures: int = 1000, check_listed: bool = True,
-             max_hand_actions: int = 20_000,
+             max_hand_actions: int = 20_000, max_game_hands: int = 200,
              progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play random legal games until ``hands`` hands have finished, checking invariants.
 
@@ -298,13 +322,14 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
     ``max_failures`` failures stop it early (``stopped_early``). Bad
     variant, player count or rules raise :class:`~canasta.errors.CanastaError`.
     A hand still going after ``max_hand_actions`` actions (random hands take a few
-    hundred) is a failure of kind ``endless``.
+    hundred) is a failure of kind ``endless``. A game is left after ``max_game_hands``
+    hands (counted in ``games_capped``) and the next seed starts.
     ``check_listed=False`` checks only the chosen action (about twice as fast).
     ``progress``, if given, is called with the running counts after every game.
     """
     Game(variant, players, seed, rules)  # validate the configuration first
     stats = {"hands": 0, "hands_rescored": 0, "hands_unrescored": 0, "actions": 0, "games": 0,
-             "games_finished": 0}
+             "games_finished": 0, "games_capped": 0}
     failures: list[dict[str, Any]] = []
     failure_count = 0
     kinds: dict[str, int] = {}    # actions taken, by kind (what the random play exercised)
@@ -319,7 +344,7 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
         stats["games"] += 1
         failure = _play_game(game_seed, variant=variant, players=players, rules=rules,
                              hands_left=hands - stats["hands"], check_listed=check_listed,
-                             max_hand_actions=max_hand_actions, stats=stats,
+                             max_hand_actions=max_hand_actions, max_game_hands=max_game_hands, stats=stats,
                              kinds=kinds, endings=endings)
         if failure is not None:
             failure_count += 1
@@ -372,6 +397,8 @@ def render_soak(result: dict[str, Any]) -> str:
         f"games {result['games']:,} ({result['games_finished']:,} played to the end), "
         f"actions {result['actions']:,}, {result['seconds']:.1f} s",
     ]
+    if result.get("games_capped"):
+        lines.append(f"games left after the hand limit: {result['games_capped']:,}")
     if result.get("action_kinds"):
         lines.append("actions by kind: " + ", ".join(f"{k} {n:,}" for k, n in result["action_kinds"].items()))
     if result.get("hand_endings"):

@@ -41,6 +41,8 @@ Actions (one step at a time; a turn is draw/take, then melds and additions, then
 Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'add #3 8h'
   adds one card to meld #3 (ids are shown on the table); run out of cards to pick up your
   pozzetto; close with a discard once your side has its pozzetto and a burraco.
+Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top card on meld #3;
+  'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; two seven-card melds to go out.
 Cards: Ah, 10d (or Td), 3s, JK. A number picks that line of 'moves'.
 Commands: help, moves, hint, table, save FILE, quit"""
 
@@ -110,17 +112,22 @@ class TerminalGame:
     def render_runs_table(self, obs: dict[str, Any]) -> None:
         """The table of a variant with meld ids (Burraco): melds by id, runs in order, pozzetti."""
         g = self.game
+        ct = g._ct  # Samba: red threes and the initial meld instead of pozzetti
         table = Table(show_header=True, header_style="bold", expand=False)
-        for col in ("side", "score", "pozzetto", "melds"):
+        for col in ("side", "score", "red 3s / minimum" if ct else "pozzetto", "melds"):
             table.add_column(col)
         for side in range(g.num_sides):
             melds = Text()
             for i, m in enumerate(obs["melds"][side]):
                 if i:
                     melds.append("\n")
-                label = f"#{m['id']} " + (f"{m['rank']}s" if m["kind"] == "set" else f"run {m['suit']}")
+                label = f"#{m['id']} " + (f"{m['rank'] or 'wild card'}s" if m["kind"] == "set" else f"run {m['suit']}")
                 melds.append(label, style="bold")
-                if m["canasta"]:
+                if m["canasta"] and ct:
+                    kind = "samba" if m["kind"] == "run" else "natural canasta" if m["natural"] else \
+                        "bolivia" if not m["rank"] else "mixed canasta"
+                    melds.append(f" ({kind})", style="green")
+                elif m["canasta"]:
                     melds.append(" (clean burraco)" if m["natural"] else " (dirty burraco)", style="green")
                 melds.append(": ", style="bold")
                 if m["kind"] == "run":
@@ -134,6 +141,9 @@ class TerminalGame:
                 else:
                     melds.append_text(_cards_text(m["cards"]))
             taken = "taken" if obs["piles_taken"][side] else "not yet"
+            if ct:
+                reds = " ".join(obs["red_threes"][side]) or "-"
+                taken = f"{reds} / " + ("opened" if obs["opened"][side] else str(obs["minimum"][side]))
             table.add_row(self.side_label(side), str(obs["scores"][side]), taken,
                           melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
@@ -144,7 +154,10 @@ class TerminalGame:
         if obs["pile_top"]:
             pile.append(", top ")
             pile.append_text(_card_text(obs["pile_top"]))
-        pile.append(f" · pozzetti left: {len(obs['extra_piles'])}")
+        if ct:
+            pile.append(" · frozen" if obs["frozen"] else "")
+        else:
+            pile.append(f" · pozzetti left: {len(obs['extra_piles'])}")
         if obs["barred"]:
             pile.append(f" · {obs['barred']} came from a one-card pile: not to be discarded this turn", style="yellow")
         self.console.print(pile)

@@ -154,6 +154,17 @@ def test_soak_other_variants(variant: str, players: int) -> None:
     assert result["hands"] >= 10
 
 
+def test_soak_leaves_a_game_after_max_game_hands() -> None:
+    """A game that random play keeps going (Cuban to 7500) is left after ``max_game_hands``
+    hands and the next seed starts, so that the run stays linear in its length."""
+    result = run_soak(variant="cuban", players=4, hands=7, seed=0, max_game_hands=3)
+    assert result["failure_count"] == 0, render_soak(result)
+    assert result["hands"] == 7
+    assert result["games"] == 3 and result["games_capped"] == 2  # 3 + 3 + 1 hands
+    assert result["seeds"] == [0, 2]
+    assert "left after" in render_soak(result)
+
+
 def test_soak_with_table_rules() -> None:
     rules = {"wild_limit": "not_more_than_naturals", "stock_out": "end", "black_three_freezes": True}
     result = run_soak(variant="classic", players=4, hands=10, seed=7, rules=rules)

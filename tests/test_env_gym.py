@@ -24,7 +24,8 @@ def test_check_env() -> None:
 
 @pytest.mark.parametrize(("variant", "players", "opponents"),
                          [("classic", 2, "basic"), ("classic", 3, ["random", "basic"]), ("cuban", 4, "random"),
-                          ("burraco", 4, "basic"), ("burraco", 2, "random"), ("american", 4, "basic")])
+                          ("burraco", 4, "basic"), ("burraco", 2, "random"), ("samba", 4, "basic"),
+                          ("american", 4, "basic")])
 def test_masked_random_episode(variant: str, players: int, opponents: str | list[str]) -> None:
     env = CanastaGymEnv(variant, players, opponents=opponents, seat=players - 1)
     obs, _ = env.reset(seed=3)

@@ -215,6 +215,7 @@ def test_example_files_are_all_checked() -> None:
         "partnership-unmelded-red-threes.json": [600, -265],
         "penalties.json": [615, -500],
         "rules.json": [1135, 0],
+        "samba.json": [1395, 505],
         "three-players.json": [480, 210, -160],
         "two-players.json": [1215, 85],
     }

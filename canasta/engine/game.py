@@ -145,6 +145,8 @@ class Game(IdMeldRules):
         self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
         #: extended set-meld rules on the Classic turn (Modern American: canasta.engine.setrules)
         self._xr: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
+        #: Classic's turn on meld ids: frozen pile, red threes, minimum (Samba; canasta.engine.idturn)
+        self._ct: bool = bool(getattr(cls, "CLASSIC_TURN", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -208,6 +210,7 @@ class Game(IdMeldRules):
             self.hand_over = False
             self.turn = (self.dealer + 1) % n
             self._reset_turn()
+            self._id_after_deal()
             return
         self.stock: list[int] = deck
         self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]

@@ -26,6 +26,7 @@ from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_cards, sort_key
 from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
+from canasta.engine.idturn import ClassicIdTurn
 from canasta.engine.runs import arrange_run, is_wild
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE
@@ -88,8 +89,13 @@ class IdMeld:
         return f"#{self.id} " + format_cards(self.cards)
 
 
-class IdMeldRules:
-    """Mixin of :class:`Game` for variants with ``MELD_IDS`` (see the module text)."""
+class IdMeldRules(ClassicIdTurn):
+    """Mixin of :class:`Game` for variants with ``MELD_IDS`` (see the module text).
+
+    With ``CLASSIC_TURN`` (Samba) the turn is Classic's (``canasta.engine.idturn``): ``_ct``.
+    """
+
+    _ct: bool
 
     # Attributes provided by Game (declared for type checkers).
     variant: Any
@@ -153,6 +159,10 @@ class IdMeldRules:
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer, "hands": [list(h) for h in dealt],
                            "upcards": [up], "replacements": [[] for _ in range(n)]})
 
+    def _id_after_deal(self) -> None:
+        if self._ct:
+            self._ct_start(self.pile[0])
+
     def _id_reset_turn(self) -> None:
         self.barred = None
         self.one_card_take = False
@@ -160,6 +170,8 @@ class IdMeldRules:
 
     # -------------------------------------------------------- legal actions
     def _id_legal(self) -> list[Action]:
+        if self._ct:
+            return self._ct_legal()
         if self.phase == "draw":
             start = [DRAW_ACTION] if self.stock else []
             if self.pile:
@@ -271,6 +283,9 @@ class IdMeldRules:
 
     # ------------------------------------------------------------- checking
     def _id_check(self, action: Action) -> None:
+        if self._ct:
+            self._ct_check(action)
+            return
         kind = action.kind
         if self.phase == "over":
             raise IllegalActionError("game-over", "the game is over")
@@ -437,6 +452,9 @@ class IdMeldRules:
 
     # ---------------------------------------------------------- transitions
     def _id_do(self, action: Action) -> None:
+        if self._ct:
+            self._ct_do(action)
+            return
         seat = self.turn
         side = self._sides[seat]
         kind = action.kind
@@ -528,7 +546,7 @@ class IdMeldRules:
             self._id_end_hand(None)
             return
         self.turn = (self.turn + 1) % self.num_players
-        self._reset_turn()  # type: ignore[attr-defined]
+        self._reset_turn()
         seat = self.turn
         if self.face_down[seat]:
             for c in self.face_down[seat]:
@@ -541,8 +559,8 @@ class IdMeldRules:
         v = self.variant
         n = self.num_players
         self.hand_over = True
-        results = []
-        for side in range(self.num_sides):
+        results: list[Any] = []
+        for side in range(self.num_sides if not self._ct else 0):
             seats = [s for s in range(n) if self._sides[s] == side]
             melds = [(list(m.cards), m.wilds) for m in self.melds[side].values()]
             # 'if a player got their pozzetto but never got to look at it ... the pozzetto is treated
@@ -552,6 +570,8 @@ class IdMeldRules:
             results.append(score_meld_side(v, melds=melds, hands=hands,
                                            closed=closed_by is not None and self._sides[closed_by] == side,
                                            pile_missed=missed))
+        if self._ct:
+            results = self._ct_score(closed_by)
         for side, r in enumerate(results):
             self.scores[side] += r["total"]
         self.hand_results.append({"hand": self.hand_no, "went_out": closed_by, "concealed": False,
@@ -582,6 +602,8 @@ class IdMeldRules:
         obs["face_down"] = [len(p) for p in self.face_down]
         obs["barred"] = format_card(self.barred) if self.barred is not None else None
         obs["orbit"] = self.orbit
+        if self._ct:
+            self._ct_observation(obs)
         return obs
 
     # --------------------------------------------------------- persistence

@@ -156,6 +156,11 @@ def determinize_ids(obs: Observation, rng: random.Random) -> Game:
     # cards everyone saw go into a hand with the pile stay there in every sampled world
     known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
     seen = list(hand) + pile + [c for k in known for c in k]
+    ct = base._ct  # Samba: Classic's turn; red threes are face up
+    if ct:
+        if obs["pending_value"] or (obs["phase"] == "play" and not obs["opened"][obs["side"]]):
+            raise ValueError("an initial meld in progress is not reconstructed")
+        seen += [parse_card(c) for r in obs["red_threes"] for c in r]
     next_id = 1
     for side_melds in obs["melds"]:
         out: list[list[Any]] = []
@@ -199,6 +204,14 @@ def determinize_ids(obs: Observation, rng: random.Random) -> Game:
         "drawn": obs["phase"] == "play", "history": [], "deals": [],
         "known": [[parse_card(c) for c in k] if s == seat else known[s] for s, k in enumerate(obs["known_hands"])],
     })
+    if ct:
+        v: Any = base.variant
+        d.update({
+            "red_threes": [[parse_card(c) for c in r] for r in obs["red_threes"]], "frozen": obs["frozen"],
+            "opened": list(obs["opened"]), "asked": obs["asked"], "permission": obs["permission"],
+            "minimum_extra": [m - v.minimum(sc) for m, sc in zip(obs["minimum"], obs["scores"], strict=True)],
+            "penalties": [[] for _ in obs["scores"]], "return_phase": "draw",
+        })
     return Game.from_dict(d)
 
 
@@ -210,6 +223,8 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
         for r in game.hand_results[results_before:]:
             for s, side in enumerate(r["sides"]):
                 totals[s] += side["total"]
+    elif game._ct:  # Samba
+        totals = [float(r["total"]) for r in game._ct_score(None)]
     elif game._ids:
         v: Any = game.variant
         totals = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, parse_card
-from canasta.engine.actions import ADD, DISCARD, DRAW, MELD, TAKE, Action
+from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, NO, RETRACT, TAKE, YES, Action
 from canasta.engine.runs import arrange_run, is_wild
 from canasta.notation import ID_BASE
 from canasta.variants import find_variant
@@ -49,6 +49,8 @@ def choose_runs(obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
     """The action for a meld-id variant's observation, and a one-line reason."""
     if len(legal) == 1:
         return legal[0], "only choice"
+    if getattr(find_variant(obs["variant"]), "CLASSIC_TURN", False):
+        return _choose_classic_turn(obs, legal)
     hand = _counts(obs["hand"])
     side = obs["side"]
     own = {m["id"]: [parse_card(t) for t in m["cards"]] for m in obs["melds"][side]}
@@ -111,3 +113,78 @@ def _top_fits(hand: list[int], own: dict[int, list[int]], top: int) -> bool:
         if arrange_run([*cards, top]) is not None and len({c & 3 for c in nat}) == 1 and (nat[0] & 3) == s:
             return True
     return False
+
+
+def _choose_classic_turn(obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
+    """Samba: take the pile whenever allowed; meld naturals, wild cards only on sets that become
+    canastas; retract an initial meld that cannot reach the minimum; never ask to go out, and answer
+    'yes' only with few points in hand."""
+    hand = _counts(obs["hand"])
+    if obs["phase"] == "answer":
+        points = sum(_value(c) * k for c, k in enumerate(hand) if k)
+        return (Action(YES), "few points in my hand") if points <= 60 else (Action(NO), "too many points in my hand")
+    if obs["phase"] == "draw":
+        takes = [a for a in legal if a.kind == TAKE]
+        if takes:
+            return takes[0], "the pile is worth taking"
+        for a in legal:
+            if a.kind in (DRAW, END):
+                return a, "draw from the stock" if a.kind == DRAW else "the stock is used up"
+        return legal[0], "only choice"
+    side = obs["side"]
+    own = {m["id"]: [parse_card(t) for t in m["cards"]] for m in obs["melds"][side]}
+    size = sum(hand)
+    best: tuple[int, Action] | None = None
+    # Before the initial meld: start only if the sets in hand can reach the minimum (else a retract
+    # follows, and the same melds again and again).
+    hopeless = not obs["opened"][side] and not obs["pending_value"] and \
+        _set_potential(hand) < obs["minimum"][side]
+    for a in legal:
+        if a.kind not in (MELD, ADD) or hopeless:
+            continue
+        wild = any(is_wild(c) for c in a.cards)
+        if a.kind == ADD:
+            m = own.get(a.target - ID_BASE, [])
+            makes = len(m) + 1 >= 7 > len(m)
+            score = 100 if makes else (40 if not wild else -1)
+        else:
+            score = 50 if not wild else 10
+        if wild and size <= 3:
+            score = max(score, 5)  # getting rid of the last cards
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, a)
+    if best is not None:
+        return best[1], "put cards on the table"
+    for kind, why in ((RETRACT, "my initial meld cannot reach the minimum"),
+                      (END, "the stock ended on a red three")):
+        if any(a.kind == kind for a in legal):
+            return Action(kind), why
+    discards = [a for a in legal if a.kind == DISCARD]
+    if not discards:
+        return legal[0], "no discard possible"
+
+    def cost(a: Action) -> tuple[int, int, int]:
+        c = a.cards[0]
+        black_three = c in (12, 15)
+        return (1 if is_wild(c) else 0, -1 if black_three else _neighbours(hand, c), -_value(c))
+
+    return min(discards, key=cost), "discard what I need least"
+
+
+def _set_potential(hand: list[int]) -> int:
+    """Points of the sets the hand could meld at once (three naturals or more of a rank, or two
+    and up to the wild cards held): an estimate for the initial meld."""
+    wilds = [c for c in range(NUM_CODES) for _ in range(hand[c]) if is_wild(c)]
+    wilds.sort(key=_value, reverse=True)
+    total = 0
+    pairs: list[int] = []
+    for r in range(4, 15):
+        n = sum(hand[r * 4 + x] for x in range(4))
+        if n >= 3:
+            total += n * _value(r * 4)
+        elif n == 2:
+            pairs.append(2 * _value(r * 4))
+    pairs.sort(reverse=True)
+    for p, w in zip(pairs, wilds, strict=False):
+        total += p + _value(w)
+    return total

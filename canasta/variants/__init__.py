@@ -9,6 +9,7 @@ from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
+from canasta.variants.samba import Bolivian, Brazilian, Chilean, Samba
 
 VARIANTS: dict[str, type[Variant]] = {}
 ALIASES: dict[str, str] = {"canasta": "classic"}
@@ -33,7 +34,12 @@ for _cls in REGIONAL_VARIANTS:
     register(_cls)
 register(Mille)
 register(Burraco)
+register(Samba)
+register(Bolivian)
+register(Brazilian)
+register(Chilean)
 register(American)
 
-__all__ = ["VARIANTS", "American", "Burraco", "Classic", "Cuban", "Mille", "Option", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "American", "Bolivian", "Brazilian", "Burraco", "Chilean", "Classic", "Cuban", "Mille", "Option",
+           "Samba", "Uruguayan", "Variant", "find_variant",
            "register"]

@@ -94,7 +94,9 @@ export function parseActionText(text) {
   const verb = words[0];
   let rest = words.slice(1);
   let target = null;
-  if (verb === "add" && rest.length && !/[shdc]$/i.test(rest[0]) && rest[0] !== "JK") {
+  // "add K Kc", "add #3 7h", and Samba's "take #3" (the top card onto meld #3) name a meld first
+  if ((verb === "add" && rest.length && !/[shdc]$/i.test(rest[0]) && rest[0] !== "JK")
+      || (verb === "take" && rest.length && rest[0].startsWith("#"))) {
     target = rest[0];
     rest = rest.slice(1);
   }

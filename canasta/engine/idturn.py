@@ -1,0 +1,777 @@
+"""Classic Canasta's turn on melds with ids: the Samba family.
+
+A variant that sets both ``MELD_IDS`` and ``CLASSIC_TURN`` (Samba) keeps the meld-id
+mechanisms of :mod:`canasta.engine.idmelds` (several sets of a rank, runs kept in order,
+melds named ``#n``) and plays Classic's turn on them:
+
+- the upcard and discards of a red three or wild card freeze the pile; a pile topped by a
+  wild card, a red three or a black three cannot be taken;
+- ``take a b`` takes the pile with a natural pair of the top card's rank (a new set of three
+  naturals), ``take #n`` (not frozen) puts the top card alone on meld ``n``: never to start a
+  new run;
+- red threes are laid out: dealt or drawn ones are replaced from the stock, those in a taken
+  pile are not;
+- the initial meld must reach the side's minimum (``Game.minimum``) over the melds of the
+  turn; until then the rest of a taken pile is set aside, and a player who cannot reach it
+  ``retract`` s (the side's minimum rises by the table rule ``retract_raises_minimum``);
+- going out needs ``canastas_to_go_out`` melds of ``CANASTA_SIZE`` cards; "may I go out?"
+  (``ask``/``yes``/``no``) binds as in Classic;
+- when the stock is used up a player takes the pile if able, or ``end`` s the hand; a red
+  three drawn as the last card lets the player meld but not discard (``end``).
+
+Additions are one card at a time. A meld or addition may leave one card only if that card can
+then go out (discarded or added to a meld), so a live game always has a legal action.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from canasta.cards import JOKER, NUM_CODES, format_card, is_black_three, is_red_three
+from canasta.engine.actions import (
+    ADD,
+    ASK,
+    ASK_ACTION,
+    DISCARD,
+    DRAW,
+    DRAW_ACTION,
+    END,
+    END_ACTION,
+    MELD,
+    NO,
+    NO_ACTION,
+    RETRACT,
+    RETRACT_ACTION,
+    TAKE,
+    YES,
+    YES_ACTION,
+    Action,
+)
+from canasta.engine.runs import is_wild
+from canasta.errors import IllegalActionError
+from canasta.notation import ID_BASE
+
+_DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
+_TWOS = (8, 9, 10, 11)
+_BLACK_THREES = (12, 15)
+
+
+_MELDS: dict[tuple[int, ...], Action] = {}
+_ADDS: dict[tuple[int, int], Action] = {}
+
+
+def _meld(cards: tuple[int, ...]) -> Action:
+    a = _MELDS.get(cards)
+    if a is None:
+        a = _MELDS[cards] = Action(MELD, cards)
+    return a
+
+
+def _add(card: int, target: int) -> Action:
+    a = _ADDS.get((card, target))
+    if a is None:
+        a = _ADDS[(card, target)] = Action(ADD, (card,), target)
+    return a
+
+
+def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[int, int]:
+    """``sevens`` after meld ``m`` grows to ``new_size`` cards."""
+    if len(m.cards) < size <= new_size:
+        return sevens[0] + 1, sevens[1] + (m.kind == "run")
+    return sevens
+
+
+class ClassicIdTurn:
+    """Mixin of :class:`Game` for ``MELD_IDS`` variants with ``CLASSIC_TURN`` (see the module text)."""
+
+    variant: Any
+    num_players: int
+    num_sides: int
+    phase: str
+    turn: int
+    stock: list[int]
+    pile: list[int]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    melds: list[dict[int, Any]]
+    history: list[tuple[int, Action, tuple[int, ...]]]
+    deals: list[dict[str, Any]]
+    _sides: list[int]
+    _partners: list[int | None]
+    red_threes: list[list[int]]
+    opened: list[bool]
+    minimum_extra: list[int]
+    penalties: list[list[tuple[str, int]]]
+    known: list[list[int]]
+    frozen: bool
+    drawn: bool
+    took_pile: bool
+    pile_barred: bool
+    asked: bool
+    permission: bool | None
+    turn_created: set[int]
+    turn_added_existing: bool
+    pending_value: int
+    pile_aside: list[int] | None
+    take_snapshot: dict[str, Any] | None
+    no_discard: bool
+    next_meld_id: int
+    return_phase: str
+    scores: list[int]
+
+    # provided by Game / IdMeldRules
+    def minimum(self, side: int) -> int:
+        raise NotImplementedError
+
+    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+    def _reset_turn(self) -> None:
+        raise NotImplementedError
+
+    def _id_end_hand(self, closed_by: int | None) -> None:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- deal
+    def _ct_start(self, up: int) -> None:
+        """After the deal: 'This turned-up card is the first card in the discard pile'; a red three
+        or wild upcard freezes it; red threes dealt are laid out and replaced."""
+        self.frozen = is_red_three(up) or is_wild(up)
+        self.opened = [False] * self.num_sides
+        replacements = self.deals[-1]["replacements"]
+        for i in range(self.num_players):
+            seat = (self.turn + i) % self.num_players
+            if not self._ct_lay_out(seat, replacements[seat]):
+                return
+
+    def _ct_lay_out(self, seat: int, got: list[int]) -> bool:
+        """Lay out the red threes of ``seat`` and replace them; False if the stock ran out on one."""
+        hand = self.hands[seat]
+        side = self._sides[seat]
+        while hand[13] or hand[14]:
+            for c in (13, 14):
+                k = hand[c]
+                if not k:
+                    continue
+                hand[c] = 0
+                self.hand_sizes[seat] -= k
+                self.red_threes[side].extend([c] * k)
+                for _ in range(k):
+                    if not self.stock:
+                        # 'If, however, the final card of the stock is a red 3 ... does any melding
+                        # possible, after which play stops. This player is not entitled to discard.'
+                        if self.phase == "play":
+                            self.no_discard = True
+                            return False
+                        self._id_end_hand(None)
+                        return False
+                    x = self.stock.pop()
+                    got.append(x)
+                    hand[x] += 1
+                    self.hand_sizes[seat] += 1
+        return True
+
+    # -------------------------------------------------------- helpers
+    def _ct_sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
+        """(seven-card melds, of them runs) of the side, with meld ``changed`` as given."""
+        size = self.variant.CANASTA_SIZE
+        n = runs = 0
+        for m in self.melds[side].values():
+            if changed is not None and m.id == changed.id:
+                continue
+            if len(m.cards) >= size:
+                n += 1
+                runs += m.kind == "run"
+        if changed is not None and len(changed.cards) >= size:
+            n += 1
+            runs += changed.kind == "run"
+        return n, runs
+
+    def _ct_pending_met(self, side: int) -> bool:
+        return self.opened[side] or not self.turn_created or self._ct_initial_ok(side, self.pending_value)
+
+    def _ct_initial_ok(self, side: int, value: int, changed: Any = None) -> bool:
+        """Do the melds of this turn (with meld ``changed`` as given), worth ``value``, make the initial meld?
+
+        The minimum in points, and where the variant asks for it (Brazilian) a canasta among them."""
+        if value < self.minimum(side):
+            return False
+        need: str | None = self.variant.initial_canasta(self.scores[side])
+        if need is None:
+            return True
+        size = self.variant.CANASTA_SIZE
+        ids = set(self.turn_created)
+        if changed is not None:
+            ids.add(changed.id)
+        for mid in ids:
+            m = changed if changed is not None and changed.id == mid else self.melds[side].get(mid)
+            if m is not None and len(m.cards) >= size and (need == "any" or m.wilds == 0):
+                return True
+        return False
+
+    def _ct_finish_problem(self, side: int, sevens: tuple[int, int], pending_met: bool) -> str | None:
+        """Why the player may not empty the hand now, or None."""
+        if self.permission is False:
+            return "partner said no to 'may I go out?': you may not go out this turn"
+        why: str | None = self.variant.going_out_problem(*sevens)
+        if why:
+            return why + ", so you must keep a card"
+        if not pending_met:
+            return "your initial meld has not reached the minimum count"
+        return None
+
+    def _ct_may_ask(self) -> bool:
+        if self.asked or self._partners[self.turn] is None or self.no_discard:
+            return False
+        if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
+            return False
+        side = self._sides[self.turn]
+        return self.variant.going_out_problem(*self._ct_sevens(side)) is None
+
+    def _ct_fits(self, m: Any, c: int) -> Any:
+        return self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
+
+    # -------------------------------------------------------- legal actions
+    def _ct_legal(self) -> list[Action]:
+        ph = self.phase
+        if ph == "answer":
+            return [YES_ACTION, NO_ACTION]
+        if ph == "draw":
+            out: list[Action] = [DRAW_ACTION] if self.stock else []
+            takes = self._ct_takes()
+            out.extend(takes)
+            if not self.stock and not takes:
+                out.append(END_ACTION)  # 'or is unable to take the discard pile, at which point the hand ends'
+            if self._ct_may_ask():
+                out.append(ASK_ACTION)
+            return out
+        if ph != "play":
+            return []
+        return self._ct_play_actions()
+
+    def _ct_takes(self) -> list[Action]:
+        if self.pile_barred or not self.pile:
+            return []
+        top = self.pile[-1]
+        if is_wild(top) or top >> 2 == 3:
+            return []
+        seat = self.turn
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        r = top >> 2
+        base = r * 4
+        held = [c for c in range(base, base + 4) for _ in range(min(hand[c], 2))]
+        out: list[Action] = []
+        pairs = sorted({(held[i], held[j]) for i in range(len(held)) for j in range(i + 1, len(held))})
+        for a, b in pairs:
+            out.append(Action(TAKE, (a, b)))
+        if not self.frozen and self.opened[side]:
+            for mid, m in self.melds[side].items():
+                if self._ct_fits(m, top) is not None:
+                    out.append(Action(TAKE, (), ID_BASE + mid))
+        return [a for a in out if self._ct_check_take(a, False)]
+
+    def _ct_play_actions(self) -> list[Action]:
+        seat = self.turn
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        v = self.variant
+        out: list[Action] = []
+        two = next((c for c in _TWOS if hand[c]), None)
+        wild_codes = ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
+        add_meld = out.append  # each meld below is listed once, its cards in code order
+
+        # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
+        for r in v.SET_RANKS:
+            base = r * 4
+            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2:
+                continue
+            codes = [c for c in range(base, base + 4) if hand[c]]
+            for pair in combinations_with_replacement(codes, 2):
+                if pair[0] == pair[1] and hand[pair[0]] < 2:
+                    continue
+                for w in wild_codes:  # a 2 sorts before naturals, the joker after
+                    add_meld(_meld((*pair, w) if w == JOKER else (w, *pair)))
+                for c in codes:
+                    if c >= pair[1] and hand[c] >= 1 + (c == pair[1]) + (c == pair[0]):
+                        add_meld(_meld((*pair, c)))
+        # New escaleras: three consecutive cards of a suit, 4 up to the ace.
+        for s in range(4):
+            for lo in range(4, 13):
+                if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
+                    add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        if v.WILD_SETS:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
+            twos = [c for c in _TWOS for _ in range(hand[c])]
+            for k in range(min(hand[JOKER], 3) + 1):
+                if len(twos) >= 3 - k:
+                    add_meld(_meld((*twos[:3 - k], *[JOKER] * k)))
+        # Black threes: only when going out (checked below).
+        bt = hand[12] + hand[15]
+        if bt >= 3:
+            add_meld(_meld(tuple([12] * min(hand[12], 3) + [15] * max(0, 3 - hand[12]))))
+        # Additions: one card onto one of the side's melds.
+        held = [c for c in range(8, NUM_CODES) if hand[c]]
+        for mid, m in self.melds[side].items():
+            if len(m.cards) >= v.CANASTA_SIZE:
+                continue
+            target = ID_BASE + mid
+            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia)
+                cands = list(wild_codes)
+            elif m.kind == "set":
+                base = m.rank * 4
+                cands = [c for c in range(base, base + 4) if hand[c]]
+                if m.rank != 3 and m.wilds < v.MAX_WILDS:
+                    cands += wild_codes
+            else:
+                lo, hi = m.cards[0] >> 2, m.cards[-1] >> 2
+                cands = [c for c in ((lo - 1) * 4 + m.suit, (hi + 1) * 4 + m.suit)
+                         if 16 <= c < 60 and hand[c]]
+            # (the candidates fit: a set takes its rank and wild cards up to the limit, an
+            # escalera its suit's next card at either end, until seven cards)
+            out.extend(_add(c, target) for c in cands)
+        size = self.hand_sizes[seat]
+        # an action that leaves at most one card (going out), or melds black threes, is checked fully
+        out = [a for a in out if (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
+               or self._ct_check_meld(a, False)]
+        pending_ok = self._ct_pending_met(side)
+        if not self.no_discard and (pending_ok or size == 1):
+            for c in held:
+                if 8 <= c <= 11 and c != two:
+                    continue  # one 2 stands for all: suits of wild cards never matter
+                if c == 15 and hand[12]:
+                    continue  # one black three stands for both
+                a = _DISCARDS[c]
+                if (size > 1 and self.permission is None) or self._ct_check_discard(a, False):
+                    out.append(a)
+        if not pending_ok:
+            out.append(RETRACT_ACTION)
+        if self.no_discard and pending_ok:
+            out.append(END_ACTION)
+        if self._ct_may_ask():
+            out.append(ASK_ACTION)
+        return out
+
+    # ------------------------------------------------------------- checking
+    def _ct_check(self, action: Action) -> None:
+        kind = action.kind
+        ph = self.phase
+        if ph == "over":
+            raise IllegalActionError("game-over", "the game is over")
+        if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or action.target):
+            raise IllegalActionError("no-cards-expected", f"{kind} names no cards")
+        if kind not in (ADD, TAKE) and action.target:
+            raise IllegalActionError("no-target-expected", f"only add and take name a meld; {kind} does not")
+        if ph == "answer":
+            if kind not in (YES, NO):
+                raise IllegalActionError("answer-pending", "your partner asked 'may I go out?': answer yes or no")
+            return
+        if kind in (YES, NO):
+            raise IllegalActionError("nothing-to-answer", "nobody asked 'may I go out?'")
+        if kind == ASK:
+            if not self._ct_may_ask():
+                raise IllegalActionError(
+                    "ask-timing", "you may ask 'may I go out?' once, before melding or taking the pile, "
+                    "and only when your side has the seven-card melds needed to go out")
+            return
+        if ph == "draw":
+            if kind == DRAW:
+                if not self.stock:
+                    raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
+                return
+            if kind == TAKE:
+                self._ct_check_take(action, True)
+                return
+            if kind == END:
+                if self.stock:
+                    raise IllegalActionError("end-timing", "the hand can only be ended this way when the stock is used up")
+                if self._ct_takes():
+                    raise IllegalActionError(
+                        "forced-take", "the stock is used up and you can take the discard pile: 'play continues "
+                        "with players taking the discard pile ... until a player ... is unable to take'")
+                return
+            raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
+        if kind in (MELD, ADD):
+            self._ct_check_meld(action, True)
+            return
+        if kind == DISCARD:
+            self._ct_check_discard(action, True)
+            return
+        if kind == RETRACT:
+            side = self._sides[self.turn]
+            if self._ct_pending_met(side):
+                raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
+            return
+        if kind == END:
+            if not self.no_discard:
+                raise IllegalActionError("end-timing", "end your turn with a discard")
+            if not self._ct_pending_met(self._sides[self.turn]):
+                raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
+            return
+        if kind in (DRAW, TAKE):
+            raise IllegalActionError("already-drawn", "you have already drawn this turn")
+        raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
+
+    def _ct_fail(self, raise_error: bool, rule: str, message: str) -> bool:
+        if raise_error:
+            raise IllegalActionError(rule, message)
+        return False
+
+    def _ct_holds(self, seat: int, cards: tuple[int, ...]) -> bool:
+        need: dict[int, int] = {}
+        for c in cards:
+            if not isinstance(c, int) or not 8 <= c < NUM_CODES:
+                return False
+            need[c] = need.get(c, 0) + 1
+        hand = self.hands[seat]
+        return all(hand[c] >= k for c, k in need.items())
+
+    def _ct_check_take(self, action: Action, raise_error: bool) -> bool:
+        f = self._ct_fail
+        seat = self.turn
+        side = self._sides[seat]
+        v = self.variant
+        if self.pile_barred:
+            return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
+        if not self.pile:
+            return f(raise_error, "pile-empty", "the discard pile is empty")
+        top = self.pile[-1]
+        if is_wild(top):
+            return f(raise_error, "pile-blocked", "'A discard pile topped by a wild card can never be taken.'")
+        if is_black_three(top):
+            return f(raise_error, "pile-blocked",
+                     "black 3s 'prevent the discard pile from being taken when one is the upcard'")
+        if is_red_three(top):
+            return f(raise_error, "pile-blocked", "a red three on the pile melds with nothing: the pile cannot be taken")
+        cards = action.cards
+        r = top >> 2
+        if cards:
+            if action.target:
+                return f(raise_error, "take-cards", "take with a natural pair (a new set) or onto a meld (#n), not both")
+            if len(cards) != 2 or any(is_wild(c) or c >> 2 != r for c in cards):
+                return f(raise_error, "take-naturals",
+                         f"take the pile with two natural cards of the top card's rank ({format_card(top)}): "
+                         "'they hold two other natural cards of the same rank to form a new meld with'")
+            if not self._ct_holds(seat, cards):
+                return f(raise_error, "not-in-hand", "you do not hold those cards")
+            new_cards = [top, *cards]
+            sevens = self._ct_sevens(side)
+        else:
+            if not action.target:
+                return f(raise_error, "take-cards",
+                         "name a natural pair to meld with the top card, or the meld (#n) it goes on")
+            m = self.melds[side].get(action.target - ID_BASE)
+            if m is None:
+                return f(raise_error, "no-such-meld", "your side has no meld with that id")
+            if self.frozen:
+                return f(raise_error, "pile-frozen",
+                         "'When the discard pile is frozen, it may only be taken if its top card can be used to form "
+                         "a new meld with two or more natural cards of the same rank from the hand'")
+            got = self._ct_fits(m, top)
+            if got is None:
+                return f(raise_error, "take-top-card",
+                         f"{format_card(top)} cannot go on {m.describe()} by itself: 'the discard pile cannot be "
+                         "taken in order to form a new escalera'")
+            new_cards = []
+            sevens = _grow(self._ct_sevens(side), m, len(got[1][0]), v.CANASTA_SIZE)
+        rest = sum(1 for c in self.pile[:-1] if not is_red_three(c))
+        after = self.hand_sizes[seat] - len(cards) + rest
+        if not self.opened[side]:
+            value = sum(v.values[c] for c in new_cards)
+            left = sum(v.values[c] * (k - cards.count(c)) for c, k in enumerate(self.hands[seat]) if k)
+            if value + left < self.minimum(side):
+                return f(raise_error, "minimum-count",
+                         f"your side's initial meld needs {self.minimum(side)} points; the top card and your hand "
+                         "cannot make it")
+            if not self._ct_initial_ok(side, value):
+                after = self.hand_sizes[seat] - len(cards)  # the rest waits until the minimum is met
+        if after <= 1:
+            why = self._ct_finish_problem(side, sevens, True)
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+        return True
+
+    def _ct_new_meld(self, action: Action) -> tuple[Any, str]:
+        from canasta.engine.idmelds import IdMeld
+
+        side = self._sides[self.turn]
+        v = self.variant
+        if action.kind == MELD:
+            got = v.arrange_meld(action.cards)
+            if isinstance(got, str):
+                return None, got
+            kind, (cards, wild_index, low) = got
+            return IdMeld(self.next_meld_id, kind, cards, wild_index, low), ""
+        old = self.melds[side].get(action.target - ID_BASE)
+        if old is None:
+            return None, "your side has no meld with that id"
+        if len(action.cards) != 1:
+            return None, "add one card at a time"
+        c = action.cards[0]
+        res = self._ct_fits(old, c)
+        if res is None:
+            if len(old.cards) >= v.CANASTA_SIZE:
+                return None, "no more cards can be added to a canasta or samba"
+            if is_wild(c) and old.kind == "run":
+                return None, "wild cards can only be used in sets; they are prohibited in escaleras"
+            if is_wild(c):
+                return None, "any given set may not contain more than two wild cards"
+            return None, f"{format_card(c)} cannot go on {old.describe()}"
+        kind, (cards, wild_index, low) = res
+        return IdMeld(old.id, kind, cards, wild_index, low), ""
+
+    def _ct_rule(self, why: str) -> str:
+        if why.startswith("your side has no meld"):
+            return "no-such-meld"
+        if "wild" in why and ("two wild" in why or "prohibited" in why):
+            return "wild-limit"
+        if why.startswith("no more cards"):
+            return "canasta-closed"
+        if "red three" in why:
+            return "red-three"
+        return "meld-invalid"
+
+    def _ct_check_meld(self, action: Action, raise_error: bool) -> bool:
+        f = self._ct_fail
+        seat = self.turn
+        side = self._sides[seat]
+        v = self.variant
+        if not action.cards:
+            return f(raise_error, "no-cards", "name the cards to meld")
+        if not self._ct_holds(seat, action.cards):
+            return f(raise_error, "not-in-hand", "you do not hold those cards")
+        m, bad = self._ct_new_meld(action)
+        if m is None:
+            return f(raise_error, self._ct_rule(bad), bad)
+        left = self.hand_sizes[seat] - len(action.cards)
+        value = sum(v.values[c] for c in action.cards)
+        pending_met = self.opened[side] or self._ct_initial_ok(side, self.pending_value + value, m)
+        if self.pile_aside is not None and pending_met:
+            left += sum(1 for c in self.pile_aside if not is_red_three(c))
+        if m.kind == "set" and m.rank == 3 and left > 1:
+            return f(raise_error, "black-three-timing", "black 3s 'can only be melded at the end of the hand'")
+        if left > 1 or (left == 1 and self.no_discard):
+            return True  # (the stock ended on a red three: the card stays in hand, play stops)
+        sevens = self._ct_sevens(side, m)
+        why = self._ct_finish_problem(side, sevens, pending_met)
+        if why is None:
+            return True
+        if left == 1 and self.permission is not False and pending_met:
+            # One card left that cannot be discarded to go out: allowed if it can go on a meld and go out.
+            last = next(c for c in range(NUM_CODES) if self.hands[seat][c] - action.cards.count(c) > 0)
+            others = [m if x.id == m.id else x for x in self.melds[side].values()]
+            if m.id not in self.melds[side]:
+                others.append(m)
+            for cur in others:
+                got = self._ct_fits(cur, last)
+                if got is None:
+                    continue
+                if self._ct_finish_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
+                                           pending_met) is None:
+                    return True
+        return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
+
+    def _ct_check_discard(self, action: Action, raise_error: bool) -> bool:
+        f = self._ct_fail
+        seat = self.turn
+        side = self._sides[seat]
+        if len(action.cards) != 1:
+            return f(raise_error, "discard-one", "discard exactly one card")
+        if not self._ct_holds(seat, action.cards):
+            return f(raise_error, "not-in-hand", "you do not hold that card")
+        if self.no_discard:
+            return f(raise_error, "no-discard",
+                     "the final card of the stock was a red 3: 'This player is not entitled to discard'")
+        if self.hand_sizes[seat] == 1:
+            why = self._ct_finish_problem(side, self._ct_sevens(side), self._ct_pending_met(side))
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+            return True
+        if not self._ct_pending_met(side):
+            return f(raise_error, "minimum-count",
+                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: "
+                     "meld more or retract")
+        return True
+
+    # ---------------------------------------------------------- transitions
+    def _ct_do(self, action: Action) -> None:
+        seat = self.turn if self.phase != "answer" else self._partners[self.turn]
+        assert seat is not None
+        side = self._sides[seat]
+        kind = action.kind
+        got: list[int] = []
+        self.history.append((seat, action, ()))
+        v = self.variant
+        if kind == DRAW:
+            self.phase = "play"
+            self.drawn = True
+            c = self.stock.pop()
+            self.hands[seat][c] += 1
+            self.hand_sizes[seat] += 1
+            got.append(c)
+            if is_red_three(c):
+                self._ct_lay_out(seat, got)
+        elif kind == TAKE:
+            self._ct_do_take(action)
+        elif kind in (MELD, ADD):
+            m, _ = self._ct_new_meld(action)
+            if kind == MELD:
+                self.next_meld_id += 1
+                self.turn_created.add(m.id)
+            elif m.id not in self.turn_created:
+                self.turn_added_existing = True
+            self.melds[side][m.id] = m
+            self._ct_remove(seat, action.cards)
+            if not self.opened[side]:
+                self.pending_value += sum(v.values[c] for c in action.cards)
+                self._ct_check_opened(side)
+            if self.hand_sizes[seat] == 0 and self.pile_aside is None:
+                self._id_end_hand(seat)
+        elif kind == DISCARD:
+            c = action.cards[0]
+            self._ct_remove(seat, action.cards)
+            self.pile.append(c)
+            if is_wild(c):
+                self.frozen = True  # 'by being intentionally discarded there'
+            if self.hand_sizes[seat] == 0:
+                self._id_end_hand(seat)
+            else:
+                if self.permission is True:
+                    self.penalties[side].append(("failed_go_out", -v.rules["failed_go_out_penalty"]))
+                self.turn = (self.turn + 1) % self.num_players
+                self._reset_turn()
+        elif kind == ASK:
+            self.asked = True
+            self.return_phase = self.phase
+            self.phase = "answer"
+        elif kind in (YES, NO):
+            self.permission = kind == YES
+            self.phase = self.return_phase
+        elif kind == RETRACT:
+            self._ct_do_retract()
+        elif kind == END:
+            self._id_end_hand(None)
+        if got:
+            self.history[-1] = (seat, action, tuple(got))
+
+    def _ct_remove(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand[c] -= 1
+        self.hand_sizes[seat] -= len(cards)
+        if self.known[seat]:
+            self._forget_known(seat, cards)
+
+    def _ct_do_take(self, action: Action) -> None:
+        from canasta.engine.idmelds import IdMeld
+
+        v = self.variant
+        seat = self.turn
+        side = self._sides[seat]
+        top = self.pile.pop()
+        self.take_snapshot = {"cards": action.cards, "top": top, "frozen": self.frozen,
+                              "pile": list(self.pile), "red_threes": len(self.red_threes[side])}
+        self._ct_remove(seat, action.cards)
+        if action.cards:
+            m = IdMeld(self.next_meld_id, "set", [top, *action.cards])
+            self.next_meld_id += 1
+            self.turn_created.add(m.id)
+        else:
+            old = self.melds[side][action.target - ID_BASE]
+            kind, (cards, wild_index, low) = self._ct_fits(old, top)
+            m = IdMeld(old.id, kind, cards, wild_index, low)
+            self.turn_added_existing = True
+        self.melds[side][m.id] = m
+        self.phase = "play"
+        self.drawn = True
+        self.took_pile = True
+        rest = self.pile
+        self.pile = []
+        self.frozen = False
+        if not self.opened[side]:
+            self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
+            self.pile_aside = rest
+            self._ct_check_opened(side)
+        else:
+            self._ct_take_rest(seat, rest)
+        if self.hand_sizes[seat] == 0 and self.pile_aside is None:
+            self._id_end_hand(seat)
+
+    def _ct_take_rest(self, seat: int, rest: list[int]) -> None:
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        for c in rest:
+            if is_red_three(c):  # laid out; not replaced (Classic, Bicycle 'Taking the Pile')
+                self.red_threes[side].append(c)
+                continue
+            hand[c] += 1
+            self.hand_sizes[seat] += 1
+            self.known[seat].append(c)
+
+    def _ct_check_opened(self, side: int) -> None:
+        if self._ct_initial_ok(side, self.pending_value):
+            self.opened[side] = True
+            if self.pile_aside is not None:
+                rest = self.pile_aside
+                self.pile_aside = None
+                self._ct_take_rest(self.turn, rest)
+
+    def _ct_do_retract(self) -> None:
+        """Take back the melds of the turn; a pile take goes back too, and the minimum rises."""
+        seat = self.turn
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        snap = self.take_snapshot if self.took_pile else None
+        for mid in sorted(self.turn_created):
+            m = self.melds[side].pop(mid)
+            for c in m.cards:
+                hand[c] += 1
+            self.hand_sizes[seat] += len(m.cards)
+            self.known[seat].extend(m.cards)  # everyone saw them on the table
+        if self.turn_created:
+            self.next_meld_id = min(self.turn_created)
+        if snap is not None:
+            hand[snap["top"]] -= 1
+            self.hand_sizes[seat] -= 1
+            self._forget_known(seat, (snap["top"],))
+            self.pile = [*snap["pile"], snap["top"]]
+            self.frozen = snap["frozen"]
+            self.pile_aside = None
+            self.took_pile = False
+            self.drawn = False
+            self.phase = "draw"
+            self.pile_barred = True
+        self.known[seat].sort()
+        self.turn_created = set()
+        self.pending_value = 0
+        self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
+
+    # ------------------------------------------------------------- scoring
+    def _ct_score(self, went_out: int | None) -> list[dict[str, Any]]:
+        v = self.variant
+        results = []
+        held = [len(r) for r in self.red_threes]
+        for side in range(self.num_sides):
+            seats = [s for s in range(self.num_players) if self._sides[s] == side]
+            melds = [(m.kind, list(m.cards), m.wilds) for m in self.melds[side].values()]
+            hands = [[c for c in range(NUM_CODES) for _ in range(self.hands[s][c])] for s in seats]
+            results.append(v.score_team(
+                melds=melds, red_threes=held[side], all_red_threes=held[side] == v.red_threes_in_pack,
+                hands=hands, went_out=went_out is not None and self._sides[went_out] == side,
+                penalties=list(self.penalties[side])))
+        return results
+
+    def _ct_observation(self, obs: dict[str, Any]) -> dict[str, Any]:
+        obs["frozen"] = self.frozen
+        obs["red_threes"] = [[format_card(c) for c in r] for r in self.red_threes]
+        obs["opened"] = list(self.opened)
+        obs["minimum"] = [self.minimum(s) for s in range(self.num_sides)]
+        obs["pending_value"] = self.pending_value
+        # Brazilian: an initial meld that must include a canasta ('any') or a natural one ('natural')
+        obs["initial_canasta"] = [self.variant.initial_canasta(sc) for sc in self.scores]
+        obs["asked"] = self.asked
+        obs["permission"] = self.permission
+        return obs
+
+
+__all__ = ["ClassicIdTurn"]
