@@ -64,6 +64,9 @@ class Samba(Variant):
     MIN_NATURALS: ClassVar[int] = 2
     #: 'Melds are capped at a maximum size of seven cards.'
     CANASTA_SIZE: ClassVar[int] = 7
+    #: 'A player may combine two existing sets into one big set, although they cannot divide a larger
+    #: set into smaller ones. (Escaleras may not be merged or split.)': the ``merge #a #b`` action.
+    MERGE_SETS: ClassVar[bool] = True
     #: 'a partnership must have formed at least two seven-card melds (canastas or sambas)'
     CANASTAS_TO_GO_OUT: ClassVar[int] = 2
     #: Melds of wild cards only (Bolivian's bolivias) and their bonus.
@@ -171,6 +174,11 @@ class Samba(Variant):
             return "set", ((*cards, c), -1, 0)
         got = _escalera([*cards, c], 0 if not is_wild(c) else 1)
         return None if isinstance(got, str) else got
+
+    def merge_problem(self, game: Any, side: int, a: Any, b: Any) -> tuple[str, str] | None:
+        """(rule, reason) why sets ``a`` and ``b`` of ``side`` may not be combined, beyond the
+        size and wild-card limits of the combined set (checked by ``arrange_meld``), or None."""
+        return None
 
     def initial_canasta(self, score: int) -> str | None:
         """A canasta the initial meld must include at this score: None (Samba), 'any' or 'natural'."""
