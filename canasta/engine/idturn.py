@@ -141,7 +141,7 @@ class ClassicIdTurn:
     def _ct_start(self, up: int) -> None:
         """After the deal: 'This turned-up card is the first card in the discard pile'; a red three
         or wild upcard freezes it; red threes dealt are laid out and replaced."""
-        self.frozen = is_red_three(up) or is_wild(up)
+        self.frozen = is_red_three(up) or is_wild(up) or self.variant.ALWAYS_FROZEN
         self.opened = [False] * self.num_sides
         replacements = self.deals[-1]["replacements"]
         for i in range(self.num_players):
@@ -283,7 +283,9 @@ class ClassicIdTurn:
         v = self.variant
         out: list[Action] = []
         two = next((c for c in _TWOS if hand[c]), None)
-        wild_codes = ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
+        # Italian: no 2 plays wild while the side's meld of deuces is short of a canasta
+        two_wild = None if v.DEUCE_SETS and v.deuces_barred(self, side) else two
+        wild_codes = ([JOKER] if hand[JOKER] else []) + ([two_wild] if two_wild is not None else [])
         add_meld = out.append  # each meld below is listed once, its cards in code order
 
         # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
@@ -305,6 +307,10 @@ class ClassicIdTurn:
             for lo in range(4, 13):
                 if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
                     add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        if v.DEUCE_SETS:  # Italian: a meld of three deuces
+            twos = [c for c in _TWOS for _ in range(hand[c])]
+            if len(twos) >= 3:
+                add_meld(_meld(tuple(twos[:3])))
         if v.WILD_SETS:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
             twos = [c for c in _TWOS for _ in range(hand[c])]
             for k in range(min(hand[JOKER], 3) + 1):
@@ -320,8 +326,9 @@ class ClassicIdTurn:
             if len(m.cards) >= v.CANASTA_SIZE:
                 continue
             target = ID_BASE + mid
-            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia)
-                cands = list(wild_codes)
+            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia), of deuces (Italian)
+                cands = [c for c in ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
+                         if self._ct_fits(m, c) is not None]
             elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
@@ -522,6 +529,8 @@ class ClassicIdTurn:
         if res is None:
             if len(old.cards) >= v.CANASTA_SIZE:
                 return None, "no more cards can be added to a canasta or samba"
+            if v.DEUCE_SETS and old.kind == "set" and old.rank == 0:
+                return None, "a meld of deuces holds deuces only (no joker)"
             if is_wild(c) and old.kind == "run":
                 return None, "wild cards can only be used in sets; they are prohibited in escaleras"
             if is_wild(c):
@@ -553,6 +562,10 @@ class ClassicIdTurn:
         m, bad = self._ct_new_meld(action)
         if m is None:
             return f(raise_error, self._ct_rule(bad), bad)
+        if v.DEUCE_SETS:
+            why = v.deuce_problem(self, side, m.cards, action.cards)
+            if why:
+                return f(raise_error, "deuce-wild", why)
         left = self.hand_sizes[seat] - len(action.cards)
         value = sum(v.values[c] for c in action.cards)
         pending_met = self.opened[side] or self._ct_initial_ok(side, self.pending_value + value, m)
@@ -574,7 +587,7 @@ class ClassicIdTurn:
                 others.append(m)
             for cur in others:
                 got = self._ct_fits(cur, last)
-                if got is None:
+                if got is None or (v.DEUCE_SETS and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
                 if self._ct_finish_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
                                            pending_met) is None:
@@ -754,7 +767,7 @@ class ClassicIdTurn:
         self.took_pile = True
         rest = self.pile
         self.pile = []
-        self.frozen = False
+        self.frozen = v.ALWAYS_FROZEN  # Italian: 'The discard pile is always frozen.'
         if not self.opened[side]:
             self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
             self.pile_aside = rest
