@@ -248,3 +248,55 @@ def test_scorekeeper_scores_a_canasta_of_deuces():
         {"melds": [["9c", "9d", "9s"]], "threes": [], "hands": [[], ["5c"]]}]}
     team = score_input(data)["teams"][0]
     assert team["items"]["deuce_canastas"] == 500 and team["total"] == 210 + 500 + 500 + 200
+
+
+def _deuces(a: Any) -> bool:
+    return a.kind == "meld" and all(8 <= c <= 11 for c in a.cards)
+
+
+def _check_listed(g: Game) -> None:
+    from itertools import combinations_with_replacement
+
+    from canasta.cards import format_cards
+    from canasta.notation import parse_action
+
+    seat = g.turn
+    hand = g.hands[seat]
+    two = next((c for c in (8, 9, 10, 11) if hand[c]), None)
+    codes = [c for c in range(8, 61) if hand[c] and (not 8 <= c <= 11 or c == two)]
+    want = set()
+    for combo in combinations_with_replacement(codes, 3):
+        if all(hand[c] >= combo.count(c) for c in combo):
+            a = parse_action("meld " + format_cards(list(combo)))
+            if not _deuces(a) and g._ct_check_meld(a, False):
+                want.add(a)
+    for mid in g.melds[g._sides[seat]]:
+        for c in codes:
+            a = parse_action(f"add #{mid} " + format_cards([c]))
+            if g._ct_check_meld(a, False):
+                want.add(a)
+    got = {a for a in g.legal_actions() if a.kind in ("meld", "add")}
+    assert {a for a in got if not _deuces(a)} == want
+    assert all(g._ct_check_meld(a, False) for a in got if _deuces(a))
+
+
+@pytest.mark.parametrize("rule", ["deuce_meld", "no_canasta"])
+def test_listed_melds_and_additions_are_exactly_the_legal_ones(rule: str):
+    """legal_actions() lists every legal meld of three cards and one-card addition under the deuce rule ('a
+    partnership may not play deuces as wild cards if deuces have been melded and a canasta is incomplete'), and
+    nothing else (a meld of three deuces is listed once, whatever their suits): hand-made positions with the
+    rule in force and lifted, and random games."""
+    rules = {"deuce_rule": rule}
+    for melds in (["2c 2d 2h", "Qh Qd Qs", "Kh Kd 2s"], ["2c 2d 2h 2s 2c 2d 2h", "Qh Qd Qs"],
+                  ["2c 2d 2h", "4h 5h 6h 7h 8h 9h 10h", "Qh Qd JK"], ["Qh Qd Qs"]):
+        g = ipos(hands={0: "2s 2h 2c JK Kc Kd Ks Qc 9c 9d 5h"}, melds={0: melds}, phase="play", rules=rules)
+        _check_listed(g)
+        g = ipos(hands={0: "2s 9c"}, melds={0: ["6c 6s 6h 6d 6s 6h 6s", *melds]}, phase="play", rules=rules)
+        _check_listed(g)
+    rng = random.Random(4)
+    for seed in range(2):
+        g = Game("italian", 4, seed, {"start_pile": "upcard", **rules})
+        while not g.is_over and g.hand_no == 1:
+            if g.phase == "play":
+                _check_listed(g)
+            g.apply(rng.choice(g.legal_actions()))
