@@ -52,13 +52,14 @@ from canasta.engine.actions import (
     DRAW,
     END,
     MELD,
+    MERGE,
     NO,
     RETRACT,
     TAKE,
     YES,
     Action,
 )
-from canasta.notation import ID_BASE
+from canasta.notation import ID_BASE, merge_ids, merge_target
 
 #: Pseudo-rank the engine gives the meld of wild cards (a table-rule option).
 WILD_RANK = 1
@@ -267,7 +268,12 @@ class _IdLayout:
         # retract, end
         self.take_id_base = self.extra_base + len(_SUIT_PAIRS)
         self.simple_base = self.take_id_base + self.max_id
-        self.size = self.simple_base + len(_CT_SIMPLE) if self.classic_turn else self.extra_base
+        # then (variants with MERGE_SETS) 'merge #a #b' for 1 <= a < b <= max_id, after every older
+        # index so that those stay where they were: merge_base + (b - 1) * (b - 2) / 2 + a - 1
+        self.merge_base = self.simple_base + len(_CT_SIMPLE)
+        self.merges = bool(getattr(cls, "MERGE_SETS", False)) and self.classic_turn
+        n_merges = self.max_id * (self.max_id - 1) // 2 if self.merges else 0
+        self.size = self.merge_base + n_merges if self.classic_turn else self.extra_base
 
 
 #: Samba's hands make more melds than Burraco's: ids up to 80 have an index.
@@ -324,6 +330,10 @@ def _encode_id_action(action: Action, variant: str = "burraco") -> int:
             return lay.take_id_base + action.target - ID_BASE - 1
         if kind in _CT_SIMPLE and not action.cards:
             return lay.simple_base + _CT_SIMPLE.index(kind)
+        if kind == MERGE and lay.merges and not action.cards:
+            a, b = merge_ids(action.target)
+            if 1 <= a < b <= lay.max_id and action.target == merge_target(a, b):
+                return lay.merge_base + (b - 1) * (b - 2) // 2 + a - 1
     raise ValueError(f"no index for {action!r}")
 
 
@@ -353,7 +363,13 @@ def _describe_id_index(index: int, variant: str = "burraco") -> str:
         return f"take with a natural pair of suits {'shdc'[a]}{'shdc'[b]}"
     if index < lay.simple_base:
         return f"take #{index - lay.take_id_base + 1}"
-    return _CT_SIMPLE[index - lay.simple_base]
+    if index < lay.merge_base:
+        return _CT_SIMPLE[index - lay.simple_base]
+    k = index - lay.merge_base
+    b = 2
+    while (b - 1) * b // 2 <= k:
+        b += 1
+    return f"merge #{k - (b - 1) * (b - 2) // 2 + 1} #{b}"
 
 
 # ------------------------------------------------------------------ observations

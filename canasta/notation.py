@@ -2,7 +2,7 @@
 
 An action is one short line: a verb and its cards, e.g. ``draw``, ``take Kh Kd``,
 ``meld 9s 9h 2c``, ``add K Kc JK``, ``add #3 6h`` (meld 3 of a variant with
-meld ids, such as Burraco), ``discard 4d``, ``ask``, ``yes``, ``no``,
+meld ids, such as Burraco), ``merge #3 #5`` (Samba: set 5 combined into set 3), ``discard 4d``, ``ask``, ``yes``, ``no``,
 ``retract``, ``end``. In a record it is preceded by its actor: ``2: discard 4d``.
 See docs/notation.md.
 """
@@ -10,17 +10,39 @@ See docs/notation.md.
 from __future__ import annotations
 
 from canasta.cards import format_card, format_rank, parse_card, parse_rank
-from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, TAKE, Action
+from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, MERGE, TAKE, Action
 from canasta.errors import NotationError
 
 _WILD_TARGET = "W"
 #: ``add #n ...`` names meld n of a variant with meld ids; its action target is ID_BASE + n.
 ID_BASE = 100
+#: ``merge #a #b`` (a < b) has the action target ID_BASE + a + MERGE_STRIDE * b.
+MERGE_STRIDE = 1000
+
+
+def merge_target(a: int, b: int) -> int:
+    """The action target of ``merge #a #b``: set ``b`` combined into set ``a``."""
+    return ID_BASE + a + MERGE_STRIDE * b
+
+
+def merge_ids(target: int) -> tuple[int, int]:
+    """(a, b) of a ``merge`` action's target (see :func:`merge_target`)."""
+    b, rest = divmod(target, MERGE_STRIDE)
+    return rest - ID_BASE, b
+
+
+def _meld_id(word: str) -> int:
+    if not word.startswith("#") or not word[1:].isdigit() or not 1 <= int(word[1:]) < MERGE_STRIDE - ID_BASE:
+        raise NotationError(f"{word!r} is not a meld id (write e.g. #3)")
+    return int(word[1:])
 
 
 def format_action(action: Action) -> str:
     parts = [action.kind]
-    if action.kind == TAKE and action.target >= ID_BASE:  # Samba: 'take #n', the top card onto meld n
+    if action.kind == MERGE:
+        a, b = merge_ids(action.target)
+        parts += [f"#{a}", f"#{b}"]
+    elif action.kind == TAKE and action.target >= ID_BASE:  # Samba: 'take #n', the top card onto meld n
         parts.append(f"#{action.target - ID_BASE}")
     elif action.kind == ADD:
         t = action.target
@@ -39,6 +61,10 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"unknown action {words[0]!r}; actions are: {', '.join(KINDS)}")
     args = words[1:]
     target = 0
+    if verb == MERGE:
+        if len(args) != 2:
+            raise NotationError("merge names two melds, e.g. 'merge #3 #5'")
+        return Action(MERGE, (), merge_target(_meld_id(args[0]), _meld_id(args[1])))
     if verb == TAKE and args and args[0].startswith("#"):
         if not args[0][1:].isdigit() or int(args[0][1:]) < 1:
             raise NotationError(f"{args[0]!r} is not a meld id (write e.g. #3)")

@@ -42,7 +42,10 @@ Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'ad
   adds one card to meld #3 (ids are shown on the table); run out of cards to pick up your
   pozzetto; close with a discard once your side has its pozzetto and a burraco.
 Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top card on meld #3;
-  'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; two seven-card melds to go out.
+  'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; 'merge #3 #5' combines two sets
+  of a rank into set #3 (seven cards at most); two seven-card melds to go out.
+Italian: Samba with a pile always frozen (take it with a natural pair); 'meld 2s 2h 2d' melds
+  deuces, and no 2 plays wild while your side's meld of deuces is short of seven.
 Cards: Ah, 10d (or Td), 3s, JK. A number picks that line of 'moves'.
 Commands: help, moves, hint, table, save FILE, quit"""
 

@@ -557,3 +557,121 @@ def test_listed_melds_and_additions_are_exactly_the_legal_ones():
                             want.add(a)
                 assert {a for a in legal if a.kind in ("meld", "add")} == want
             g.apply(rng.choice(legal))
+
+
+# ------------------------------------------------------------------ merging sets
+MERGE_TEXT = ("'A player may combine two existing sets into one big set, although they cannot divide a larger set "
+              "into smaller ones. (Escaleras may not be merged or split.)'")
+
+
+def test_merge_two_sets_of_a_rank():
+    """'A player may combine two existing sets into one big set, although they cannot divide a larger set into
+    smaller ones.' The merged set keeps the lower id; it can make a canasta."""
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c", "Kh Kd Ks", "9h 9d 2c 9s"]}, phase="play")
+    assert "merge #1 #3" in legal_texts(g)
+    before = g.card_count()
+    act(g, "merge #1 #3")
+    assert list(g.melds[0]) == [1, 2]
+    assert sorted(g.melds[0][1].cards) == sorted(cards("9s 9d 9c 9h 9d 2c 9s"))
+    assert g.card_count() == before and g.hand_sizes[0] == 3
+    assert g.melds[0][1].wilds == 1 and len(g.melds[0][1].cards) == 7  # a mixed canasta
+    assert g.phase == "play" and g.turn == 0
+    assert not any(a.kind == "merge" for a in g.legal_actions())  # nothing splits it again
+
+
+def test_merge_respects_seven_cards_and_two_wild_cards():
+    """'Melds are capped at a maximum size of seven cards'; 'Any given set may not contain more than two wild
+    cards': a merged set obeys both."""
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c 9h", "9h 9d 9c 9s", "Kh Kd 2s 2c", "Ks Kc JK"]},
+             phase="play")
+    assert not any(a.kind == "merge" for a in g.legal_actions())
+    illegal(g, "merge #1 #2", "canasta-closed")
+    illegal(g, "merge #3 #4", "wild-limit")
+
+
+def test_escaleras_and_sets_of_two_ranks_do_not_merge():
+    """'(Escaleras may not be merged or split.)' and only 'two existing sets' of one rank combine."""
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["4h 5h 6h", "7h 8h 9h", "Kh Kd Ks", "Qh Qd Qs"], 1: ["Kc Kd Kh"]},
+             phase="play")
+    assert not any(a.kind == "merge" for a in g.legal_actions())
+    illegal(g, "merge #1 #2", "merge-sets")
+    illegal(g, "merge #3 #4", "merge-rank")
+    illegal(g, "merge #3 #5", "no-such-meld")  # #5 is the other side's
+    illegal(g, "merge #3 #9", "no-such-meld")
+
+
+def test_merge_names_the_lower_id_first_and_only_in_the_play_phase():
+    """'A player may combine two existing sets into one big set' on their turn, after drawing (open point:
+    one spelling per merge, the lower id first)."""
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c", "9h 9d 9s"]}, phase="play")
+    illegal(g, "merge #2 #1", "merge-order")
+    illegal(g, "merge #1 #1", "merge-order")
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c", "9h 9d 9s"]}, phase="draw")
+    illegal(g, "merge #1 #2", "draw-first")
+
+
+def test_merge_is_not_a_classic_or_burraco_action():
+    """Only the Samba family combines sets ('A player may combine two existing sets into one big set' is Samba's)."""
+    from canasta.engine.actions import Action
+    from canasta.notation import merge_target
+
+    for variant in ("classic", "burraco"):
+        g = Game(variant, 4, 0)
+        before = g.to_json()
+        with pytest.raises(IllegalActionError):
+            g.apply(Action("merge", (), merge_target(1, 2)))
+        assert g.to_json() == before
+
+
+def test_notation_merge_round_trips():
+    from canasta.errors import NotationError
+    from canasta.notation import merge_ids
+
+    a = parse_action("merge #3 #5")
+    assert a.kind == "merge" and not a.cards and merge_ids(a.target) == (3, 5) and format_action(a) == "merge #3 #5"
+    for bad in ("merge #3", "merge 3 5", "merge #3 #5 Kc", "merge #0 #2"):
+        with pytest.raises(NotationError):
+            parse_action(bad)
+
+
+def test_encoding_of_merges_after_the_older_indices():
+    """Merges have indices after every earlier Samba index (those are unchanged) and decode back."""
+    from canasta.encoding import _layout, decode, describe_index, encode_action
+
+    lay = _layout("samba")
+    assert lay.merge_base == lay.simple_base + 5 and num_actions("samba") == lay.merge_base + 80 * 79 // 2
+    assert encode_action(parse_action("ask"), "samba") == lay.simple_base
+    seen = set()
+    for b in range(2, 81):
+        for a in range(1, b):
+            i = encode_action(parse_action(f"merge #{a} #{b}"), "samba")
+            assert describe_index(i, "samba") == f"merge #{a} #{b}"
+            seen.add(i)
+    assert seen == set(range(lay.merge_base, lay.size))
+    g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c", "9h 9d 9s"]}, phase="play")
+    legal = g.legal_actions()
+    assert decode(encode_action(parse_action("merge #1 #2"), "samba"), legal, "samba") == parse_action("merge #1 #2")
+    assert action_mask(legal, "samba").sum() == len(legal)
+
+
+def test_listed_merges_are_exactly_the_legal_ones():
+    """legal_actions() lists every merge that check accepts, and nothing else (random Samba games)."""
+    from canasta.engine.actions import Action
+    from canasta.notation import merge_target
+
+    rng = random.Random(2)
+    seen = 0
+    for seed in range(4):
+        g = Game("samba", 4, seed)
+        while not g.is_over and g.hand_no == 1:
+            legal = g.legal_actions()
+            if g.phase == "play":
+                ids = sorted(g.melds[g._sides[g.turn]])
+                want = {Action("merge", (), merge_target(a, b)) for a in ids for b in ids
+                        if g._ct_check_merge(Action("merge", (), merge_target(a, b)), False)}
+                got = {a for a in legal if a.kind == "merge"}
+                assert got == want
+                seen += len(got)
+            merges = [a for a in legal if a.kind == "merge"]
+            g.apply(merges[0] if merges and rng.random() < 0.5 else rng.choice(legal))
+    assert seen, "some random games offer a merge"

@@ -20,12 +20,14 @@ YES = "yes"          # partner's answer
 NO = "no"
 RETRACT = "retract"  # take back an insufficient initial meld (with the Bicycle penalty)
 END = "end"          # decline to take the pile when the stock is gone, ending the hand
+MERGE = "merge"      # Samba: combine two sets of a rank into one ('merge #a #b', meld b into meld a)
 
-KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END)
+KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END, MERGE)
 
 
 class Action(NamedTuple):
-    """One atomic step. ``cards`` are card codes; ``target`` is a meld's rank for ``add``."""
+    """One atomic step. ``cards`` are card codes; ``target`` is a meld's rank for ``add``
+    (``ID_BASE + n`` for meld ``#n``; for ``merge`` both ids, see :func:`canasta.notation.merge_target`)."""
 
     kind: str
     cards: tuple[int, ...] = ()

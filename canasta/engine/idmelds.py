@@ -151,17 +151,20 @@ class IdMeldRules(ClassicIdTurn):
         self.piles_taken = [0] * self.num_sides
         self.face_down: list[list[int]] = [[] for _ in range(n)]
         up = self.stock.pop()
-        self.pile = [up]
+        # Italian: more cards from the stock go under the upcard, as many as the variant says
+        under = [self.stock.pop() for _ in range(min(v.start_pile_extra(up), len(self.stock)))] \
+            if hasattr(v, "start_pile_extra") else []
+        self.pile = [*under, up]
         self.next_meld_id = 1
         self.barred: int | None = None
         self.orbit = 0
         self.closed_by: int | None = None
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer, "hands": [list(h) for h in dealt],
-                           "upcards": [up], "replacements": [[] for _ in range(n)]})
+                           "upcards": list(self.pile), "replacements": [[] for _ in range(n)]})
 
     def _id_after_deal(self) -> None:
         if self._ct:
-            self._ct_start(self.pile[0])
+            self._ct_start(self.pile[-1])
 
     def _id_reset_turn(self) -> None:
         self.barred = None

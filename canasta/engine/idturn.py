@@ -16,6 +16,9 @@ melds named ``#n``) and plays Classic's turn on them:
   ``retract`` s (the side's minimum rises by the table rule ``retract_raises_minimum``);
 - going out needs ``canastas_to_go_out`` melds of ``CANASTA_SIZE`` cards; "may I go out?"
   (``ask``/``yes``/``no``) binds as in Classic;
+- ``merge #a #b`` combines two of the side's sets of one rank into set ``a`` (variants with
+  ``MERGE_SETS``: Samba's 'A player may combine two existing sets into one big set'), within the
+  meld's size and wild-card limits; it moves no card from the hand;
 - when the stock is used up a player takes the pile if able, or ``end`` s the hand; a red
   three drawn as the last card lets the player meld but not discard (``end``).
 
@@ -39,6 +42,7 @@ from canasta.engine.actions import (
     END,
     END_ACTION,
     MELD,
+    MERGE,
     NO,
     NO_ACTION,
     RETRACT,
@@ -50,7 +54,7 @@ from canasta.engine.actions import (
 )
 from canasta.engine.runs import is_wild
 from canasta.errors import IllegalActionError
-from canasta.notation import ID_BASE
+from canasta.notation import ID_BASE, merge_ids, merge_target
 
 _DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)
@@ -137,7 +141,7 @@ class ClassicIdTurn:
     def _ct_start(self, up: int) -> None:
         """After the deal: 'This turned-up card is the first card in the discard pile'; a red three
         or wild upcard freezes it; red threes dealt are laid out and replaced."""
-        self.frozen = is_red_three(up) or is_wild(up)
+        self.frozen = is_red_three(up) or is_wild(up) or self.variant.ALWAYS_FROZEN
         self.opened = [False] * self.num_sides
         replacements = self.deals[-1]["replacements"]
         for i in range(self.num_players):
@@ -279,7 +283,9 @@ class ClassicIdTurn:
         v = self.variant
         out: list[Action] = []
         two = next((c for c in _TWOS if hand[c]), None)
-        wild_codes = ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
+        # Italian: no 2 plays wild while the side's meld of deuces is short of a canasta
+        two_wild = None if v.DEUCE_SETS and v.deuces_barred(self, side) else two
+        wild_codes = ([JOKER] if hand[JOKER] else []) + ([two_wild] if two_wild is not None else [])
         add_meld = out.append  # each meld below is listed once, its cards in code order
 
         # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
@@ -301,6 +307,10 @@ class ClassicIdTurn:
             for lo in range(4, 13):
                 if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
                     add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        if v.DEUCE_SETS:  # Italian: a meld of three deuces
+            twos = [c for c in _TWOS for _ in range(hand[c])]
+            if len(twos) >= 3:
+                add_meld(_meld(tuple(twos[:3])))
         if v.WILD_SETS:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
             twos = [c for c in _TWOS for _ in range(hand[c])]
             for k in range(min(hand[JOKER], 3) + 1):
@@ -316,8 +326,9 @@ class ClassicIdTurn:
             if len(m.cards) >= v.CANASTA_SIZE:
                 continue
             target = ID_BASE + mid
-            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia)
-                cands = list(wild_codes)
+            if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia), of deuces (Italian)
+                cands = [c for c in ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
+                         if self._ct_fits(m, c) is not None]
             elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
@@ -330,9 +341,12 @@ class ClassicIdTurn:
             # (the candidates fit: a set takes its rank and wild cards up to the limit, an
             # escalera its suit's next card at either end, until seven cards)
             out.extend(_add(c, target) for c in cands)
+        if v.MERGE_SETS:
+            out.extend(self._ct_merges(side))
         size = self.hand_sizes[seat]
         # an action that leaves at most one card (going out), or melds black threes, is checked fully
-        out = [a for a in out if (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
+        out = [a for a in out if a.kind == MERGE
+               or (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
                or self._ct_check_meld(a, False)]
         pending_ok = self._ct_pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
@@ -358,10 +372,10 @@ class ClassicIdTurn:
         ph = self.phase
         if ph == "over":
             raise IllegalActionError("game-over", "the game is over")
-        if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or action.target):
+        if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or (action.target and kind != MERGE)):
             raise IllegalActionError("no-cards-expected", f"{kind} names no cards")
-        if kind not in (ADD, TAKE) and action.target:
-            raise IllegalActionError("no-target-expected", f"only add and take name a meld; {kind} does not")
+        if kind not in (ADD, TAKE, MERGE) and action.target:
+            raise IllegalActionError("no-target-expected", f"only add, take and merge name a meld; {kind} does not")
         if ph == "answer":
             if kind not in (YES, NO):
                 raise IllegalActionError("answer-pending", "your partner asked 'may I go out?': answer yes or no")
@@ -393,6 +407,9 @@ class ClassicIdTurn:
             raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
         if kind in (MELD, ADD):
             self._ct_check_meld(action, True)
+            return
+        if kind == MERGE:
+            self._ct_check_merge(action, True)
             return
         if kind == DISCARD:
             self._ct_check_discard(action, True)
@@ -512,6 +529,8 @@ class ClassicIdTurn:
         if res is None:
             if len(old.cards) >= v.CANASTA_SIZE:
                 return None, "no more cards can be added to a canasta or samba"
+            if v.DEUCE_SETS and old.kind == "set" and old.rank == 0:
+                return None, "a meld of deuces holds deuces only (no joker)"
             if is_wild(c) and old.kind == "run":
                 return None, "wild cards can only be used in sets; they are prohibited in escaleras"
             if is_wild(c):
@@ -543,6 +562,10 @@ class ClassicIdTurn:
         m, bad = self._ct_new_meld(action)
         if m is None:
             return f(raise_error, self._ct_rule(bad), bad)
+        if v.DEUCE_SETS:
+            why = v.deuce_problem(self, side, m.cards, action.cards)
+            if why:
+                return f(raise_error, "deuce-wild", why)
         left = self.hand_sizes[seat] - len(action.cards)
         value = sum(v.values[c] for c in action.cards)
         pending_met = self.opened[side] or self._ct_initial_ok(side, self.pending_value + value, m)
@@ -564,12 +587,58 @@ class ClassicIdTurn:
                 others.append(m)
             for cur in others:
                 got = self._ct_fits(cur, last)
-                if got is None:
+                if got is None or (v.DEUCE_SETS and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
                 if self._ct_finish_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
                                            pending_met) is None:
                     return True
         return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
+
+    def _ct_merged(self, side: int, a: int, b: int) -> tuple[Any, str, str]:
+        """(meld a with meld b combined into it, or None; the rule and the reason when it cannot be)."""
+        from canasta.engine.idmelds import IdMeld
+
+        v = self.variant
+        if not v.MERGE_SETS:
+            return None, "unknown-action", f"{v.title} has no 'merge' action"
+        ma, mb = self.melds[side].get(a), self.melds[side].get(b)
+        if ma is None or mb is None:
+            return None, "no-such-meld", "your side has no meld with that id"
+        if a >= b:
+            return None, "merge-order", "name the lower meld id first: 'merge #a #b' combines set b into set a"
+        if ma.kind != "set" or mb.kind != "set":
+            return None, "merge-sets", "only sets combine: 'Escaleras may not be merged or split'"
+        if ma.rank != mb.rank:
+            return None, "merge-rank", "'A player may combine two existing sets into one big set': sets of one rank"
+        if len(ma.cards) + len(mb.cards) > v.CANASTA_SIZE:
+            return None, "canasta-closed", "'Melds are capped at a maximum size of seven cards'"
+        got = v.arrange_meld([*ma.cards, *mb.cards])
+        if isinstance(got, str):
+            return None, self._ct_rule(got), got
+        why = v.merge_problem(self, side, ma, mb)
+        if why:
+            return None, why[0], why[1]
+        kind, (cards, wild_index, low) = got
+        return IdMeld(a, kind, cards, wild_index, low), "", ""
+
+    def _ct_merges(self, side: int) -> list[Action]:
+        """The side's legal merges: pairs of sets of one rank (each 3 or 4 cards: at most seven together)."""
+        size = self.variant.CANASTA_SIZE
+        small = [m for m in self.melds[side].values() if m.kind == "set" and 2 * len(m.cards) < size + 2]
+        out: list[Action] = []
+        for i, ma in enumerate(small):
+            for mb in small[i + 1:]:
+                a, b = sorted((ma.id, mb.id))
+                if ma.rank == mb.rank and self._ct_merged(side, a, b)[0] is not None:
+                    out.append(Action(MERGE, (), merge_target(a, b)))
+        return out
+
+    def _ct_check_merge(self, action: Action, raise_error: bool) -> bool:
+        a, b = merge_ids(action.target)
+        m, rule, why = self._ct_merged(self._sides[self.turn], a, b)
+        if m is None:
+            return self._ct_fail(raise_error, rule, why)
+        return True
 
     def _ct_check_discard(self, action: Action, raise_error: bool) -> bool:
         f = self._ct_fail
@@ -627,6 +696,17 @@ class ClassicIdTurn:
                 self._ct_check_opened(side)
             if self.hand_sizes[seat] == 0 and self.pile_aside is None:
                 self._id_end_hand(seat)
+        elif kind == MERGE:
+            a, b = merge_ids(action.target)
+            m, _, _ = self._ct_merged(side, a, b)
+            del self.melds[side][b]
+            self.melds[side][a] = m
+            if b in self.turn_created:
+                self.turn_created.discard(b)
+            if a not in self.turn_created:
+                self.turn_added_existing = True
+            if not self.opened[side]:
+                self._ct_check_opened(side)  # (Brazilian: the canasta the initial meld needs)
         elif kind == DISCARD:
             c = action.cards[0]
             self._ct_remove(seat, action.cards)
@@ -687,7 +767,7 @@ class ClassicIdTurn:
         self.took_pile = True
         rest = self.pile
         self.pile = []
-        self.frozen = False
+        self.frozen = v.ALWAYS_FROZEN  # Italian: 'The discard pile is always frozen.'
         if not self.opened[side]:
             self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
             self.pile_aside = rest

@@ -9,7 +9,7 @@ from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
-from canasta.variants.samba import Bolivian, Brazilian, Chilean, Samba
+from canasta.variants.samba import Bolivian, Brazilian, Chilean, Italian, Samba
 
 VARIANTS: dict[str, type[Variant]] = {}
 ALIASES: dict[str, str] = {"canasta": "classic"}
@@ -38,8 +38,9 @@ register(Samba)
 register(Bolivian)
 register(Brazilian)
 register(Chilean)
+register(Italian)
 register(American)
 
-__all__ = ["VARIANTS", "American", "Bolivian", "Brazilian", "Burraco", "Chilean", "Classic", "Cuban", "Mille", "Option",
-           "Samba", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "American", "Bolivian", "Brazilian", "Burraco", "Chilean", "Classic", "Cuban", "Italian", "Mille",
+           "Option", "Samba", "Uruguayan", "Variant", "find_variant",
            "register"]

@@ -64,6 +64,13 @@ class Samba(Variant):
     MIN_NATURALS: ClassVar[int] = 2
     #: 'Melds are capped at a maximum size of seven cards.'
     CANASTA_SIZE: ClassVar[int] = 7
+    #: 'A player may combine two existing sets into one big set, although they cannot divide a larger
+    #: set into smaller ones. (Escaleras may not be merged or split.)': the ``merge #a #b`` action.
+    MERGE_SETS: ClassVar[bool] = True
+    #: Italian: 'The discard pile is always frozen.'
+    ALWAYS_FROZEN: ClassVar[bool] = False
+    #: Italian: melds of deuces (2s as naturals) and the rule on deuces as wild cards.
+    DEUCE_SETS: ClassVar[bool] = False
     #: 'a partnership must have formed at least two seven-card melds (canastas or sambas)'
     CANASTAS_TO_GO_OUT: ClassVar[int] = 2
     #: Melds of wild cards only (Bolivian's bolivias) and their bonus.
@@ -172,6 +179,11 @@ class Samba(Variant):
         got = _escalera([*cards, c], 0 if not is_wild(c) else 1)
         return None if isinstance(got, str) else got
 
+    def merge_problem(self, game: Any, side: int, a: Any, b: Any) -> tuple[str, str] | None:
+        """(rule, reason) why sets ``a`` and ``b`` of ``side`` may not be combined, beyond the
+        size and wild-card limits of the combined set (checked by ``arrange_meld``), or None."""
+        return None
+
     def initial_canasta(self, score: int) -> str | None:
         """A canasta the initial meld must include at this score: None (Samba), 'any' or 'natural'."""
         return None
@@ -214,7 +226,7 @@ class Samba(Variant):
             if kind == "run":
                 sambas += self.rules["samba_bonus"]
             elif wilds == len(cards):
-                bolivias += self.BOLIVIA
+                bolivias += self.BOLIVIA  # (Italian's canastas of deuces: counted below)
             elif wilds:
                 mixed += self.MIXED_CANASTA
             else:
@@ -224,6 +236,10 @@ class Samba(Variant):
         items["sambas"] = sambas
         if self.WILD_SETS:
             items["bolivias"] = bolivias
+        if self.DEUCE_SETS:  # Italian: canastas of deuces melded as naturals
+            items["deuce_canastas"] = self.rules["deuce_canasta"] * sum(
+                1 for kind, cards, _ in melds if kind == "set" and len(cards) >= self.CANASTA_SIZE
+                and all(8 <= c <= 11 for c in cards))
         reds = self.red_three_points(red_threes, all_red_threes)
         # 'If a partnership has not completed at least two seven-card melds, they score -100 for
         # each red 3, or -1,000 for all six.'
@@ -362,4 +378,105 @@ class Chilean(Samba):
     BOLIVIA: ClassVar[int] = Bolivian.BOLIVIA
 
 
-__all__ = ["CHILEAN_OPTIONS", "SAMBA_OPTIONS", "Bolivian", "Brazilian", "Chilean", "Samba"]
+ITALIAN_TEXT = ("Encyclopedia 'Italian Canasta': 'Italian canasta is a Samba variant. The number of cards in the "
+                "discard pile at the beginning of the game varies with the initial card turned up. The discard pile "
+                "is always frozen. Deuces may, but a partnership may not play deuces as wild cards if deuces have "
+                "been melded and a canasta is incomplete. Game is to 15,000'")
+
+ITALIAN_OPTIONS: dict[str, Option] = {
+    **with_defaults(SAMBA_OPTIONS, "Encyclopedia 'Italian Canasta': 'Game is to 15,000'", target_score=15000),
+    "start_pile": Option(
+        "start_pile", "pips", "the discard pile at the start: 'pips' (the upcard on top of as many more cards "
+        "from the stock as its number: ace 1, 2-10 their number, J/Q/K 10, joker 0) or 'upcard' (Samba's "
+        "single upcard)",
+        "Encyclopedia 'Italian Canasta': 'The number of cards in the discard pile at the beginning of the game "
+        "varies with the initial card turned up' (the count is this project's reading)", ("pips", "upcard")),
+    "deuce_rule": Option(
+        "deuce_rule", "deuce_meld", "when a side may not play 2s as wild cards: 'deuce_meld' (while one of its "
+        "melds of deuces is short of seven cards) or 'no_canasta' (while it has a meld of deuces and no "
+        "seven-card meld at all)",
+        "Encyclopedia 'Italian Canasta': 'a partnership may not play deuces as wild cards if deuces have been "
+        "melded and a canasta is incomplete' (which canasta: this project's reading)", ("deuce_meld", "no_canasta")),
+    "deuce_canasta": Option(
+        "deuce_canasta", 500, "bonus for a canasta of seven deuces (a natural canasta's 500 by default)",
+        "not in the text: 'Deuces may' be melded as naturals, so their canasta is a natural canasta"),
+}
+
+
+class Italian(Samba):
+    """Encyclopedia 'Italian Canasta' (quoted in ``ITALIAN_TEXT``): Samba with a starting pile whose size
+    depends on the upcard, a pile that is always frozen, melds of deuces and the deuce rule, to 15,000.
+    Everything else is Samba's; the points the text leaves open are in docs/variants/italian.md."""
+
+    name: ClassVar[str] = "italian"
+    title: ClassVar[str] = "Italian Canasta"
+    description: ClassVar[str] = (
+        "Samba to 15,000 with a starting pile sized by the upcard, a discard pile always frozen, and melds "
+        "of deuces (no 2 plays wild while the side's deuce meld is short of a canasta)."
+    )
+    options: ClassVar[dict[str, Option]] = ITALIAN_OPTIONS
+    #: 'The discard pile is always frozen.'
+    ALWAYS_FROZEN: ClassVar[bool] = True
+    #: 'Deuces may [be melded]': sets of 2s only, as naturals.
+    DEUCE_SETS: ClassVar[bool] = True
+
+    def start_pile_extra(self, up: int) -> int:
+        """'The number of cards in the discard pile at the beginning of the game varies with the initial card
+        turned up': this many more cards from the stock go under the upcard (option ``start_pile``)."""
+        if self.rules["start_pile"] == "upcard" or up == JOKER:
+            return 0
+        r = rank_of(up)
+        return 1 if r == 14 else min(r, 10)
+
+    def arrange_meld(self, cards: tuple[int, ...] | list[int]) -> tuple[str, Arrangement] | str:
+        """Samba's melds and melds of deuces: 'Deuces may' (three to seven 2s, no joker)."""
+        cs = list(cards)
+        if cs and all(is_wild(c) for c in cs):
+            if not all(_is_two(c) for c in cs):
+                return "a meld of deuces holds deuces only (no joker)"
+            if len(cs) < 3:
+                return "a meld needs at least three cards"
+            if len(cs) > self.CANASTA_SIZE:
+                return "melds are capped at a maximum size of seven cards"
+            return "set", (tuple(cs), -1, 0)
+        return super().arrange_meld(cs)
+
+    def add_arrangement(self, kind: str, cards: list[int], wilds: int,
+                        c: int) -> tuple[str, Arrangement] | None:
+        if kind == "set" and cards and all(_is_two(x) for x in cards):
+            if len(cards) >= self.CANASTA_SIZE or not _is_two(c):
+                return None
+            return "set", ((*cards, c), -1, 0)
+        return super().add_arrangement(kind, cards, wilds, c)
+
+    def deuces_barred(self, game: Any, side: int) -> bool:
+        """'a partnership may not play deuces as wild cards if deuces have been melded and a canasta is
+        incomplete' (option ``deuce_rule``)."""
+        deuce_melds = [m for m in game.melds[side].values() if m.kind == "set" and m.cards
+                       and all(_is_two(c) for c in m.cards)]
+        if not deuce_melds:
+            return False
+        if self.rules["deuce_rule"] == "no_canasta":
+            return not any(len(m.cards) >= self.CANASTA_SIZE for m in game.melds[side].values())
+        return any(len(m.cards) < self.CANASTA_SIZE for m in deuce_melds)
+
+    def deuce_problem(self, game: Any, side: int, meld_cards: Any, cards: tuple[int, ...]) -> str | None:
+        """Why the meld or addition of ``cards`` (making a meld of ``meld_cards``) plays a deuce as a wild
+        card while that is barred, or None."""
+        if not any(_is_two(c) for c in cards) or all(_is_two(c) for c in meld_cards):
+            return None
+        if not self.deuces_barred(game, side):
+            return None
+        if self.rules["deuce_rule"] == "no_canasta":
+            return ("'a partnership may not play deuces as wild cards if deuces have been melded and a canasta is "
+                    "incomplete': your side has melded deuces and has no canasta yet")
+        return ("'a partnership may not play deuces as wild cards if deuces have been melded and a canasta is "
+                "incomplete': complete your side's meld of deuces first")
+
+
+def _is_two(code: int) -> bool:
+    return 8 <= code <= 11
+
+
+__all__ = ["CHILEAN_OPTIONS", "ITALIAN_OPTIONS", "SAMBA_OPTIONS", "Bolivian", "Brazilian", "Chilean", "Italian",
+           "Samba"]
