@@ -24,6 +24,11 @@ Python binding. Its ``actions`` count player decisions only; the chance outcomes
 (deals and stock draws, which Canasta performs inside ``Game()`` and ``draw``)
 are counted apart in ``chance_actions`` but their time is included.
 
+With ``compare="classic"`` (``--compare``) the ``checked`` loop of another variant
+(4 players, default rules) runs interleaved with the others, and ``compare.ratio`` is
+the benchmarked variant's ``checked`` actions/s over it: the "within 2x of Classic in
+the same run" figure of the variant issues, from one command.
+
 The clock is read here, never in the engine.
 """
 
@@ -38,6 +43,7 @@ import time
 from typing import Any
 
 from canasta.engine.game import Game
+from canasta.variants import find_variant
 
 #: Read the clock once every this many actions (the loops stop within one batch).
 CLOCK_EVERY = 64
@@ -242,7 +248,8 @@ def _run_interleaved(runners: list[_Runner], seconds: float) -> None:
 
 
 def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10.0, seed: int = 0,
-              rules: dict[str, Any] | None = None, baseline: bool = False) -> dict[str, Any]:
+              rules: dict[str, Any] | None = None, baseline: bool = False,
+              compare: str | None = None) -> dict[str, Any]:
     """Time random legal playouts; return a JSON-able dict (see the module docstring).
 
     Each loop (and the baseline) gets about ``seconds`` of time, in alternating
@@ -251,6 +258,10 @@ def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10
     """
     seconds = max(0.0, float(seconds))
     Game(variant, players, seed, rules)  # validate the configuration first
+    compare_players = 4
+    if compare is not None:  # 4 players, or the variant's only count (Mille: 2)
+        counts = find_variant(compare).player_counts
+        compare_players = 4 if 4 in counts else counts[0]
     result: dict[str, Any] = {
         "variant": variant,
         "players": players,
@@ -260,6 +271,7 @@ def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10
         "machine": machine_info(),
         "loops": {},
         "baseline": None,
+        "compare": None,
     }
     runners: dict[str, _Runner] = {
         loop: _CanastaRunner(loop, variant=variant, players=players, seed=seed, rules=rules) for loop in LOOPS}
@@ -267,7 +279,15 @@ def run_bench(*, variant: str = "classic", players: int = 4, seconds: float = 10
     base_runner: _OpenSpielRunner | None = None
     if status is not None and status["available"]:
         base_runner = _OpenSpielRunner(seed=seed, game_name="gin_rummy")
-    _run_interleaved([*runners.values(), *([base_runner] if base_runner else [])], seconds)
+    compare_runner = (None if compare is None else
+                      _CanastaRunner("checked", variant=compare, players=compare_players, seed=seed, rules=None))
+    _run_interleaved([*runners.values(), *([base_runner] if base_runner else []),
+                      *([compare_runner] if compare_runner else [])], seconds)
+    if compare_runner is not None:
+        other = compare_runner.stats()
+        mine = runners["checked"].stats()["actions_per_s"]
+        result["compare"] = {"variant": compare, "players": compare_players, "loop": "checked", **other,
+                             "ratio": round(mine / other["actions_per_s"], 4) if other["actions_per_s"] else None}
     for loop, runner in runners.items():
         result["loops"][loop] = {"loop": loop, "description": LOOPS[loop], **runner.stats()}
     if base_runner is not None and status is not None:
@@ -314,6 +334,15 @@ def render_bench(result: dict[str, Any]) -> str:
             for name, ratio in base["ratio"].items():
                 text = "-" if ratio is None else f"{ratio:.2f}x"
                 lines.append(f"  ratio canasta {name} / openspiel {base['game']} (actions/s): {text}")
+    other = result.get("compare")
+    if other is not None:
+        lines.append("")
+        lines.append(f"compared with {other['variant']} ({other['players']} players, default rules), same run:")
+        lines.append(row(other["variant"], other))
+        text = "-" if other["ratio"] is None else f"{other['ratio']:.2f}x"
+        slower = "-" if not other["ratio"] else f"{1 / other['ratio']:.2f}x"
+        lines.append(f"  ratio {result['variant']} checked / {other['variant']} checked (actions/s): {text} "
+                     f"(cost per action {slower})")
     return "\n".join(lines)
 
 

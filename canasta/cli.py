@@ -130,13 +130,14 @@ def bench(
     rule: RuleOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     baseline: Annotated[bool, typer.Option(help="also time OpenSpiel's gin_rummy with the same loop, if installed")] = False,
+    compare: Annotated[str | None, typer.Option(help="also time this variant's checked loop in the same run (e.g. classic)")] = None,
 ) -> None:
     """Random legal playouts from fresh deals: actions/s, hands/s, actions per hand."""
     from canasta.bench import render_bench, run_bench
 
     try:
         result = run_bench(variant=variant, players=player_count(variant, players), seconds=seconds, seed=seed,
-                           rules=parse_rules(rule), baseline=baseline)
+                           rules=parse_rules(rule), baseline=baseline, compare=compare)
     except CanastaError as exc:
         fail(str(exc))
         return

@@ -125,6 +125,20 @@ def test_baseline_with_openspiel() -> None:
     assert "gin_rummy" in render_bench(result)
 
 
+def test_bench_compare_times_another_variant_in_the_same_run() -> None:
+    """``compare`` runs another variant's checked loop interleaved with the others and gives
+    the ratio of the checked rates (the variant issues' "within 2x of Classic in the same run")."""
+    result = run_bench(variant="mille", players=2, seconds=0.05, seed=0, compare="classic")
+    other = result["compare"]
+    assert other["variant"] == "classic" and other["players"] == 4
+    assert other["actions"] > 0 and other["actions_per_s"] > 0
+    assert other["ratio"] == round(result["loops"]["checked"]["actions_per_s"] / other["actions_per_s"], 4)
+    assert "compared with classic" in render_bench(result)
+    assert run_bench(variant="classic", players=4, seconds=0.01, seed=0, compare="mille")["compare"]["players"] == 2
+    with pytest.raises(CanastaError):
+        run_bench(variant="classic", players=4, seconds=0.01, seed=0, compare="no-such-variant")
+
+
 # ------------------------------------------------------------------ soak
 
 
