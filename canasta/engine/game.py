@@ -43,6 +43,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.feet import FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.errors import IllegalActionError, SchemaError
 from canasta.scoring import HandScore, score_side
@@ -130,7 +131,7 @@ def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     return format_rank(rank) + "s"
 
 
-class Game(IdMeldRules):
+class Game(IdMeldRules, FootRules):
     """One game of a variant: a sequence of hands until a side reaches the target."""
 
     variant: Classic
@@ -142,6 +143,8 @@ class Game(IdMeldRules):
         self.variant_name = cls.name
         #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
         self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
+        #: a foot per seat, books closing at seven, minimums by round (canasta.engine.feet)
+        self._feet: bool = bool(getattr(cls, "FEET", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -156,6 +159,10 @@ class Game(IdMeldRules):
             self._threes_ordinary = v.THREES_ORDINARY
             self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
             self._min_naturals = v.min_naturals()
+            #: black threes meld (going out) unless the variant forbids it (Hand and Foot)
+            self._b3_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
+            #: most cards in a meld (Hand and Foot's piles close at seven)
+            self._meld_max: int = v.MELD_MAX or 1 << 30
             #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
             #: listed as moves of their own, not folded into the rank's canonical card
             self._special_codes = _special_codes(v.values, self._meld_ranks)
@@ -210,11 +217,17 @@ class Game(IdMeldRules):
                 self.hands[seat][c] += 1
                 dealt[seat].append(c)
         self.hand_sizes = [v.hand_size] * n
+        if self._feet:
+            self._ft_deal_feet()
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
         while True:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
             c = self.stock.pop()
+            if self._feet and v.upcard_must_be_covered(c):
+                # Hand and Foot: 'discard it face-down into one of the stocks and draw another card'
+                self.stock.insert(0, c)
+                continue
             self.pile.append(c)
             upcards.append(c)
             if v.upcard_freezes(c):
@@ -314,6 +327,8 @@ class Game(IdMeldRules):
         return self.variant.side_of(seat)
 
     def minimum(self, side: int) -> int:
+        if self._feet:  # Hand and Foot: by the round, not the score
+            return self.variant.round_minimum(self.hand_no) + self.minimum_extra[side]
         return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
 
     def hand_cards(self, seat: int) -> list[int]:
@@ -388,6 +403,8 @@ class Game(IdMeldRules):
     def _take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
+        if self._feet:
+            return self._ft_take_actions()
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -483,7 +500,7 @@ class Game(IdMeldRules):
                 if ok:
                     for w in wilds:
                         append(_add_wild(w, r))
-        bt = 0 if ordinary else hand[12] + hand[15]
+        bt = hand[12] + hand[15] if self._b3_melds else 0
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
             append(Action(MELD, tuple(codes[:3])))
@@ -574,6 +591,8 @@ class Game(IdMeldRules):
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
+        if self._feet:
+            return self._ft_may_ask()
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -670,8 +689,12 @@ class Game(IdMeldRules):
         return all(hand[c] >= k for c, k in need.items())
 
     def _can_finish(self, side: int, counts: tuple[int, int], took_pile: bool,
-                    concealed_possible: bool) -> str | None:
-        """Why the player may not empty the hand now, or None if they may."""
+                    concealed_possible: bool, book: tuple[int, int] | None = None) -> str | None:
+        """Why the player may not empty the hand now, or None if they may.
+
+        ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books)."""
+        if self._feet:
+            return self._ft_finish_problem(side, book)
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         if not self._canastas_ok(side, counts):
@@ -694,6 +717,8 @@ class Game(IdMeldRules):
         return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
+        if self._feet:
+            return self._ft_check_take(action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -814,6 +839,8 @@ class Game(IdMeldRules):
                 return self._check_meld_like(Action(ADD, cards, rank), raise_error)
         if action.kind == MELD:
             if not ordinary and nat_codes and all(is_black_three(c) for c in nat_codes):
+                if not v.BLACK_THREES_MELD:
+                    return f(raise_error, "black-three-meld", "black 3s cannot be melded (Denexa 'Hand and Foot')")
                 if wilds or not 3 <= len(cards) <= 4:
                     return f(raise_error, "black-three-meld",
                              "black threes meld only as three or four black threes without wild cards (Fragment)")
@@ -896,6 +923,9 @@ class Game(IdMeldRules):
                 counts = (counts[0], counts[1] - 1)
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
+        if new_size > self._meld_max:
+            return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
+                     "(Denexa 'Hand and Foot')")
         left = size - len(cards)
         if self.pile_aside is not None and \
                 self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
@@ -904,7 +934,9 @@ class Game(IdMeldRules):
         # With no discard to follow (stock ended on a red three) only an empty hand is going out.
         if left == 0 or (left == 1 and not self.no_discard):
             concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
-            why = self._can_finish(side, counts, self.took_pile, concealed)
+            book_rank = new_rank if action.kind == MELD else action.target
+            why = self._can_finish(side, counts, self.took_pile, concealed,
+                                   (book_rank, w) if new_size >= self._meld_max else None)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
@@ -1029,6 +1061,9 @@ class Game(IdMeldRules):
         self.stock = cards
 
     def _do_take(self, action: Action) -> None:
+        if self._feet:
+            self._ft_do_take(action)
+            return
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1130,6 +1165,10 @@ class Game(IdMeldRules):
             self._check_opened(side)
         self._after_hand_change(seat)
 
+    @staticmethod
+    def _new_meld(rank: int) -> Meld:
+        return Meld(rank)
+
     def _remove_from_hand(self, seat: int, cards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         for c in cards:
@@ -1148,6 +1187,9 @@ class Game(IdMeldRules):
                 known.remove(c)
 
     def _after_hand_change(self, seat: int) -> None:
+        if self._feet:
+            self._ft_after_change(seat)
+            return
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             self._go_out(seat)
 
@@ -1159,7 +1201,7 @@ class Game(IdMeldRules):
         self.pile.append(c)
         if _is_wild(c) or (is_black_three(c) and self.variant.black_three_freezes):
             self.frozen = True
-        if self.hand_sizes[seat] == 0:
+        if self.hand_sizes[seat] == 0 and (not self._feet or self.in_foot[seat]):
             self._go_out(seat)
             return
         if self.permission is True:
@@ -1173,6 +1215,8 @@ class Game(IdMeldRules):
             self.melded_before[seat] = True
         self.turn = (seat + 1) % self.num_players
         self._reset_turn()
+        if self._feet:
+            self._ft_start_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
 
@@ -1182,8 +1226,12 @@ class Game(IdMeldRules):
         side = self._sides[seat]
         hand = self.hands[seat]
         snap = self.take_snapshot if self.took_pile else None
+        if self._feet:
+            self._ft_retract_books(seat)
         for r in list(self.turn_created):
-            m = self.melds[side].pop(r)
+            m = self.melds[side].pop(r, None)
+            if m is None:  # it closed into a book (Hand and Foot), returned above
+                continue
             for c in m.cards:
                 hand[c] += 1
             self.hand_sizes[seat] += m.size
@@ -1220,6 +1268,9 @@ class Game(IdMeldRules):
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
+            if self._feet:  # books are melds; an unplayed foot counts as cards in hand
+                melds += [(r, list(cards)) for r, cards in self.books[side]]
+                hands = [h + self.feet[s] for h, s in zip(hands, seats, strict=True)]
             results.append(score_side(
                 v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
                 went_out=went_out is not None and v.side_of(went_out) == side,
@@ -1233,6 +1284,11 @@ class Game(IdMeldRules):
                                   "sides": results, "totals": list(self.scores),
                                   "actions_end": len(self.history)})
         top = max(self.scores)
+        if v.hands_per_game is not None and self.hand_no >= v.hands_per_game:
+            # Hand and Foot: 'The game ends after four hands ... The partnership with the highest score'
+            self.winner = self.scores.index(top) if self.scores.count(top) == 1 else None
+            self.phase = P_OVER
+            return
         if top >= v.target_score and self.scores.count(top) == 1:
             self.winner = self.scores.index(top)
             self.phase = P_OVER
@@ -1248,7 +1304,7 @@ class Game(IdMeldRules):
         side = self._sides[seat]
         if self._ids:
             return self._id_observation(self._base_observation(seat))
-        return {
+        obs: dict[str, Any] = {
             "variant": self.variant_name,
             "rules": dict(v.rules),
             "players": self.num_players,
@@ -1285,6 +1341,9 @@ class Game(IdMeldRules):
             "winner": self.winner,
             "settlement": self.settlement(),
         }
+        if self._feet:
+            self._ft_observation(obs)
+        return obs
 
     def settlement(self) -> dict[str, Any] | None:
         """The variant's end-of-game settlement (Mille's stakes) once the game is over, else None."""
@@ -1337,12 +1396,16 @@ class Game(IdMeldRules):
         g.unusable = None if self.unusable is None else list(self.unusable)
         if self._ids:
             self._id_copy_into(g)
+        if self._feet:
+            self._ft_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
         if self._ids:
             self._id_to_dict(d)
+        if self._feet:
+            self._ft_to_dict(d)
         return d
 
     def _to_dict(self) -> dict[str, Any]:
@@ -1447,6 +1510,8 @@ class Game(IdMeldRules):
             g.deals = d.get("deals", [])
             if g._ids:
                 g._id_from_dict(d)
+            if g._feet:
+                g._ft_from_dict(d)
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -1485,6 +1550,8 @@ class Game(IdMeldRules):
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
         if self._ids:
             held += self._id_cards()
+        if self._feet:
+            held += self._ft_cards()
         have = [0] * NUM_CODES
         for c in held:
             if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
@@ -1524,6 +1591,8 @@ class Game(IdMeldRules):
         total += sum(len(r) for r in self.removed)
         if self._ids:
             total += len(self._id_cards())
+        if self._feet:
+            total += len(self._ft_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

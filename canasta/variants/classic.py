@@ -123,6 +123,12 @@ class Classic(Variant):
     RESTOCK_LIMIT: ClassVar[int | None] = 1
     #: Why a player may not take the pile with a wild card, if the variant words it its own way.
     FROZEN_PILE_TEXT: ClassVar[str | None] = None
+    #: Black threes may be melded when going out (Hand and Foot: never).
+    BLACK_THREES_MELD: ClassVar[bool] = True
+    #: Most cards in a meld (None: no limit); Hand and Foot's piles close at seven.
+    MELD_MAX: ClassVar[int | None] = None
+    #: Hands in a game, where a game is a number of hands rather than a target score (Hand and Foot).
+    hands_per_game: int | None = None
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
