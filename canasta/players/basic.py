@@ -36,6 +36,7 @@ from canasta.engine.actions import (
 )
 from canasta.players.base import Observation
 from canasta.players.runs_basic import choose_runs
+from canasta.players.feet_basic import choose_feet
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -339,6 +340,8 @@ class BasicPlayer:
             raise ValueError("no legal actions")
         if getattr(find_variant(obs["variant"]), "MELD_IDS", False):
             return choose_runs(obs, legal)
+        if getattr(find_variant(obs["variant"]), "FEET", False):
+            return choose_feet(obs, legal, self._feet_opening)
         view = _View(obs)
         phase = obs["phase"]
         if phase == "answer":
@@ -346,6 +349,15 @@ class BasicPlayer:
         if phase == "draw":
             return self._draw(view, legal)
         return self._play(view, legal)
+
+    def _feet_opening(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """Hand and Foot below its opening minimum: the next step of the opening plan."""
+        view = _View(obs)
+        pending = view.pending > 0 and view.pending < view.minimum
+        if pending:
+            return self._opening_step(view, legal, view.minimum - view.pending)
+        got = self._maybe_open(view, legal)
+        return got[0] if got is not None else None
 
     # -- answering "may I go out?" ---------------------------------------------
     def _answer(self, view: _View, legal: list[Action]) -> tuple[Action, str]:
