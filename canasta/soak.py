@@ -110,11 +110,20 @@ def _check_final_table(table: Game, result: HandScore) -> None:
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld filed under rank {rank} holds {meld.cards}")
         seats = [s for s in range(n) if v.side_of(s) == side]
         mine = went_out is not None and v.side_of(went_out) == side
+        melds = [(m.rank, list(m.cards)) for m in table.melds[side].values()]
+        hands = [table.hand_cards(s) for s in seats]
+        if table._feet:  # Hand and Foot: closed books are melds; an unplayed foot counts as hand
+            for rank, cards in table.books[side]:
+                problem = v.meld_problem(list(cards))
+                if problem is not None or len(cards) != v.MELD_MAX:
+                    raise _Failure("table", f"hand {hand_no}, side {side}: book {cards}: {problem or 'not seven cards'}")
+                melds.append((rank, list(cards)))
+            hands = [h + list(table.feet[s]) for h, s in zip(hands, seats, strict=True)]
         expected = score_side(
             v,
-            melds=[(m.rank, list(m.cards)) for m in table.melds[side].values()],
+            melds=melds,
             red_threes=list(table.red_threes[side]),
-            hands=[table.hand_cards(s) for s in seats],
+            hands=hands,
             went_out=mine,
             concealed=concealed and mine,
             all_red_threes=len(table.red_threes[side]) == 4 and red_total == 4,
