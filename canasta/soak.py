@@ -266,7 +266,13 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
         if game.scores != totals:
             raise _Failure("score-running-sum", f"game scores {game.scores} != last cumulative totals {totals}")
         top = max(game.scores)
-        if (game.winner is None or game.scores[game.winner] != top or game.scores.count(top) != 1
+        per_game = game.variant.hands_per_game
+        if per_game is not None:  # a game of so many hands (Hand and Foot): the highest score wins, a tie none
+            if len(game.hand_results) != per_game or game.winner != (
+                    game.scores.index(top) if game.scores.count(top) == 1 else None):
+                raise _Failure("game-over", f"game over after {len(game.hand_results)} hands with scores "
+                                            f"{game.scores} and winner {game.winner} ({per_game} hands a game)")
+        elif (game.winner is None or game.scores[game.winner] != top or game.scores.count(top) != 1
                 or top < game.variant.target_score):
             raise _Failure("game-over", f"game over with scores {game.scores} and winner {game.winner} "
                                         f"(target {game.variant.target_score})")
