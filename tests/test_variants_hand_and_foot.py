@@ -305,3 +305,23 @@ def test_random_and_basic_playouts(players):
                 h = Game.from_json(g.to_json())
                 assert h.to_json() == g.to_json()
                 assert h.legal_actions() == g.legal_actions()
+
+
+def test_golden_hand_and_foot_record():
+    """The golden record tests/data/hand-and-foot-4p-seed2.txt (a whole game of BasicPlayers: four hands,
+    each ended by a player going out) replays, re-exports byte for byte, and rescores."""
+    from pathlib import Path
+
+    from canasta.record import export_record, replay_command, replay_record
+
+    path = Path(__file__).parent / "data" / "hand-and-foot-4p-seed2.txt"
+    text = path.read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026.11.23") == text
+    assert [r["went_out"] for r in g.hand_results] == [0, 2, 3, 1]
+    assert g.is_over and g.winner == 1 and g.scores == [16215, 20750]
+    for result in g.hand_results:
+        for s in result["sides"]:
+            assert s["total"] == sum(s["items"].values())
+    summary = replay_command(text).splitlines()
+    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins: 16215 to 20750"
