@@ -325,3 +325,26 @@ def test_golden_hand_and_foot_record():
             assert s["total"] == sum(s["items"].values())
     summary = replay_command(text).splitlines()
     assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins: 16215 to 20750"
+
+
+def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
+    """Issue 4: 'For `score`, `hands` lists every card a player still holds in hand, knee and foot
+    together'; Denexa: 'they must have completed two clean piles, two dirty piles, and one wild pile'."""
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "hand-and-foot-score.json").read_text())
+    out = score_input(data)
+    assert [t["total"] for t in out["teams"]] == [3860, -230]
+    # the foot (with a red three in it) counts against: Ah 3s + JK 6c 3h 8c 8d 9s 10s Jc Qc Kc Ac 4s 5s
+    assert out["teams"][1]["items"]["cards_in_hand"] == -280
+    assert out["game"] == {"scores": [5060, 670], "hands": 4, "hand": 2, "over": False, "winner": None,
+                           "settlement": None}
+    assert "hand 2 of 4" in render_sheet(data, out)
+    data["game"]["hand"] = 4
+    assert score_input(data)["game"]["winner"] == 0
+    data["teams"][0]["melds"].pop(4)  # no wild pile
+    with pytest.raises(ScoreInputError, match="wild"):
+        score_input(data)
