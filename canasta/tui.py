@@ -163,6 +163,9 @@ class TerminalGame:
         show_minimum = v.minimum(0) > 0
         show_threes = not v.THREES_ORDINARY
         cols = ["side", "score"] + (["minimum"] if show_minimum else []) + (["red threes"] if show_threes else [])
+        books = obs.get("books")  # Hand and Foot: closed piles
+        if books is not None:
+            cols.append("piles (clean/dirty/wild)")
         for col in [*cols, "melds"]:
             table.add_column(col)
         for side in range(g.num_sides):
@@ -183,15 +186,24 @@ class TerminalGame:
             cells: list[str | Text] = list(row)
             if show_threes:
                 cells.append(_cards_text(obs["red_threes"][side]))
+            if books is not None:
+                kinds = [sum(1 for b in books[side] if b["kind"] == k) for k in ("clean", "dirty", "wild")]
+                need = obs["books_needed"]
+                cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]} of {need['clean']}/{need['dirty']}/{need['wild']}")
             table.add_row(*cells, melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
+        if "foot_sizes" in obs:
+            counts = ", ".join(f"{self.who(s)}: {n}" + (" (in the foot)" if obs["in_foot"][s] else
+                                                        f" + foot {obs['foot_sizes'][s]}")
+                               for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
         pile = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
         if obs["pile_top"]:
             pile.append(", top ")
             pile.append_text(_card_text(obs["pile_top"]))
-        pile.append(" · FROZEN" if obs["frozen"] else " · not frozen", style="bold cyan" if obs["frozen"] else "")
+        if books is None:
+            pile.append(" · FROZEN" if obs["frozen"] else " · not frozen", style="bold cyan" if obs["frozen"] else "")
         self.console.print(pile)
         side = obs["side"]
         if not obs["opened"][side] and obs["pending_value"] and obs["turn"] % g.num_sides == side:
@@ -244,6 +256,9 @@ class TerminalGame:
     def render_winner(self) -> None:
         g = self.game
         if g.winner is None:
+            if g.is_over:  # a game of so many hands (Hand and Foot) may end in a tie
+                self.console.rule("Game over")
+                self.say(f"A tie, {' to '.join(str(s) for s in g.scores)}.", "bold")
             return
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         mine = g.winner == g.side_of(self.seat)

@@ -348,3 +348,33 @@ def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
     data["teams"][0]["melds"].pop(4)  # no wild pile
     with pytest.raises(ScoreInputError, match="wild"):
         score_input(data)
+
+
+def test_terminal_game_plays_hand_and_foot(monkeypatch):
+    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input."""
+    import io
+
+    from canasta.notation import format_action
+    from canasta.players import hint
+    from canasta.tui import TerminalGame, run_play
+
+    state: dict[str, Any] = {}
+
+    def typer_(prompt: str) -> str:
+        g = state["game"]
+        return format_action(hint(g.observation(0), g.legal_actions())[0])
+
+    real_run = TerminalGame.run
+
+    def run_and_capture(self: TerminalGame) -> None:
+        state["game"] = self.game
+        real_run(self)
+
+    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
+    out = io.StringIO()
+    run_play(variant=V, players=4, seed=2, rules={"hands_per_game": 1}, seat=0, load=None, input_fn=typer_,
+             output=out)
+    text = out.getvalue()
+    assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
+    assert "End of hand 1" in text and "Game over" in text
+    assert "Not allowed" not in text and "Traceback" not in text
