@@ -378,3 +378,49 @@ def test_terminal_game_plays_hand_and_foot(monkeypatch):
     assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
     assert "End of hand 1" in text and "Game over" in text
     assert "Not allowed" not in text and "Traceback" not in text
+
+
+def test_environments_run_hand_and_foot():
+    """The RL environments and the encoding: num_actions / obs_size of the variant, a masked episode,
+    PettingZoo's api_test, and OpenSpiel's resampling, which must redeal every foot (all are face down)."""
+    import numpy as np
+
+    from canasta.encoding import encode_observation, legal_indices, num_actions, obs_size
+    from canasta.env.gym_env import CanastaGymEnv
+
+    assert num_actions(V) == num_actions("classic") + 2
+    g = hpos(hands={0: "JK JK 5s 6s"}, pile="9c JK", melds={0: ["Qs Qh Qd"]})
+    idx = legal_indices(g.legal_actions(), V)
+    assert any(i >= num_actions("classic") for i in idx)
+    obs = encode_observation(g.observation(0))
+    assert obs.shape == (obs_size(V),) and np.isfinite(obs).all()
+
+    env = CanastaGymEnv(variant=V, players=4, opponents="random")
+    o, _ = env.reset(seed=1)
+    done = False
+    steps = 0
+    while not done and steps < 3000:
+        legal = np.flatnonzero(env.action_masks())
+        o, _, term, trunc, _ = env.step(int(legal[0]))
+        done = term or trunc
+        steps += 1
+
+    from pettingzoo.test import api_test
+
+    from canasta.env.pettingzoo_env import env as pz_env
+    api_test(pz_env(variant=V, players=4), num_cycles=200)
+
+    pyspiel = pytest.importorskip("pyspiel")
+    import canasta.env.openspiel_game as osg
+
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": V, "players": 4})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    player = state.current_player()
+    info = state.information_state_string(player)
+    r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.information_state_string(player) == info
+    assert r.game.feet != state.game.feet
+    assert [len(f) for f in r.game.feet] == [len(f) for f in state.game.feet]
+    assert r.game.observation(player) == state.game.observation(player)

@@ -101,6 +101,12 @@ class FootRules:
     def _new_meld(self, rank: int) -> Any:
         raise NotImplementedError
 
+    hand_no: int
+
+    def _ft_round_minimum(self) -> int:
+        """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``)."""
+        return int(self.variant.round_minimum(self.hand_no))
+
     # ----------------------------------------------------------------- deal
     def _ft_deal_feet(self) -> None:
         v = self.variant

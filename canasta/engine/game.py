@@ -328,7 +328,7 @@ class Game(IdMeldRules, FootRules):
 
     def minimum(self, side: int) -> int:
         if self._feet:  # Hand and Foot: by the round, not the score
-            return self.variant.round_minimum(self.hand_no) + self.minimum_extra[side]
+            return self._ft_round_minimum() + self.minimum_extra[side]
         return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
 
     def hand_cards(self, seat: int) -> list[int]:

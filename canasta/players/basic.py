@@ -35,8 +35,8 @@ from canasta.engine.actions import (
     Action,
 )
 from canasta.players.base import Observation
-from canasta.players.runs_basic import choose_runs
 from canasta.players.feet_basic import choose_feet
+from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 

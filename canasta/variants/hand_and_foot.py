@@ -194,7 +194,7 @@ class HandAndFoot(Classic):
 
     def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
         """'Red threes: 100 points each' (the table rule red_three_value)."""
-        return self.rules["red_three_value"] * count
+        return int(self.rules["red_three_value"]) * count
 
     def book_kind(self, rank: int, wilds: int) -> str:
         """'clean' | 'dirty' | 'wild' of a completed pile (rank 1 is the meld of wild cards)."""
