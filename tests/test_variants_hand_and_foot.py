@@ -396,12 +396,12 @@ def test_environments_run_hand_and_foot():
     assert obs.shape == (obs_size(V),) and np.isfinite(obs).all()
 
     env = CanastaGymEnv(variant=V, players=4, opponents="random")
-    o, _ = env.reset(seed=1)
+    env.reset(seed=1)
     done = False
     steps = 0
     while not done and steps < 3000:
         legal = np.flatnonzero(env.action_masks())
-        o, _, term, trunc, _ = env.step(int(legal[0]))
+        _, _, term, trunc, _ = env.step(int(legal[0]))
         done = term or trunc
         steps += 1
 
