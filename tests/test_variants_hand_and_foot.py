@@ -63,7 +63,7 @@ def test_deck_hands_and_feet():
     assert len(g.variant.deck()) == 270
     assert g.card_count() == 270
     assert all(len(f) == 11 for f in g.feet)
-    assert all(sum(h) + sum(1 for _ in ()) >= 11 for h in g.hands)
+    assert all(sum(h) == 11 for h in g.hands)  # red threes laid out are replaced one for one
     obs = g.observation(0)
     assert obs["foot_sizes"] == [11, 11, 11, 11]
     assert "feet" not in obs
@@ -79,12 +79,8 @@ def test_observation_does_not_leak_feet_or_hands():
     # swap hidden cards: seat 1's foot with part of the stock
     h.feet[1], h.stock[:11] = list(h.stock[:11]), list(h.feet[1])
     h.feet[0].reverse()
-    for seat in (0, 2, 3):
-        a, b = g.observation(seat), h.observation(seat)
-        if seat == 0:
-            assert a == b  # own foot is face down too: only its size shows
-        else:
-            assert a == b
+    for seat in (0, 2, 3):  # seat 0's own foot is face down too: only its size shows
+        assert g.observation(seat) == h.observation(seat)
     text = json.dumps(g.observation(0))
     assert "feet" not in text
 
@@ -424,3 +420,54 @@ def test_environments_run_hand_and_foot():
     assert r.game.feet != state.game.feet
     assert [len(f) for f in r.game.feet] == [len(f) for f in state.game.feet]
     assert r.game.observation(player) == state.game.observation(player)
+
+
+def _shuffle_hidden_with_feet(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with every card ``seat`` cannot see dealt anew: the other hands (but their
+    publicly known cards), the stock and every foot (the seat's own foot is face down too)."""
+    d = game.to_dict()
+    others = [s for s in range(game.num_players) if s != seat]
+    hidden: dict[int, list[int]] = {}
+    for s in others:
+        rest = list(d["hands"][s])
+        for c in d["known"][s]:
+            rest.remove(c)
+        hidden[s] = rest
+    pool = [c for s in others for c in hidden[s]] + list(d["stock"]) + [c for f in d["feet"] for c in f]
+    rng.shuffle(pool)
+    for s in others:
+        n = len(hidden[s])
+        d["hands"][s], pool = sorted(list(d["known"][s]) + pool[:n]), pool[n:]
+    feet = []
+    for f in d["feet"]:
+        feet.append(pool[:len(f)])
+        pool = pool[len(f):]
+    d["feet"] = feet
+    d["stock"] = pool
+    return Game.from_dict(d)
+
+
+def test_players_and_observations_ignore_hidden_cards_and_feet():
+    """'The foot is kept face-down in front of the player': two positions that differ only in cards a seat
+    cannot see (other hands, the stock, every foot) give that seat the same observation, the same legal
+    actions and the same choices of the computer players."""
+    from canasta.players import hint
+    from canasta.players.random_player import RandomPlayer
+
+    rng = random.Random(4)
+    game = Game(V, 4, 7)
+    movers = [BasicPlayer(s) for s in range(4)]
+    changed = 0
+    for _ in range(150):
+        actor = game.actor
+        obs = game.observation(actor)
+        legal = game.legal_actions()
+        twin = _shuffle_hidden_with_feet(game, actor, rng)
+        changed += twin.feet != game.feet
+        assert twin.observation(actor) == obs
+        assert twin.legal_actions() == legal
+        for make in (BasicPlayer, RandomPlayer):
+            assert make(5).choose(obs, legal) == make(5).choose(twin.observation(actor), twin.legal_actions())
+        assert hint(obs, legal) == hint(twin.observation(actor), twin.legal_actions())
+        game.apply(movers[actor].choose(obs, legal))
+    assert changed > 100
