@@ -471,3 +471,85 @@ def test_players_and_observations_ignore_hidden_cards_and_feet():
         assert hint(obs, legal) == hint(twin.observation(actor), twin.legal_actions())
         game.apply(movers[actor].choose(obs, legal))
     assert changed > 100
+
+
+def test_take_joins_the_unfinished_meld_of_that_rank():
+    """'Players cannot move cards between melds, or establish two separate incomplete melds of the same
+    rank': the top card and the two cards go onto the side's unfinished meld of that rank, if they fit."""
+    g = hpos(hands={0: "Ks Kh 4s 5s"}, pile="9c Kd", melds={0: ["Kc Kd Ks 2h"]})
+    act(g, "take Ks Kh")
+    assert g.melds[0] == {} and [len(c) for _, c in g.books[0]] == [7]
+    g = hpos(hands={0: "Ks Kh 4s 5s"}, pile="9c Kd", melds={0: ["Kc Kd Ks Kh 2h"]})
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take Ks Kh", "meld-size")
+
+
+def test_stock_used_up_take_or_end():
+    """'the game simply continues without a stock; play continues with players drawing from the discard pile
+    ... until a player goes out as normal, or is unable or unwilling to draw from the discard pile, at which
+    point the hand ends'."""
+    g = hpos(hands={0: "Ks Kh 4s 5s", 1: "4c"}, pile="9c Kd", melds={0: ["Qs Qh Qd"]}, rest="pile",
+             in_foot=[True] * 4)
+    assert g.stock == []
+    assert legal_texts(g) >= {"take Ks Kh", "end"} and "draw" not in legal_texts(g)
+    act(g, "end")
+    assert g.hand_results and g.hand_results[-1]["went_out"] is None
+
+
+def test_red_three_last_card_of_the_stock():
+    """'If, however, the final card of the stock is a red 3, special rules apply. The player taking the 3
+    declares it as usual, then does any melding possible, after which play ceases. This player is not entitled
+    to discard.'"""
+    g = hpos(hands={0: "Ks Kh Kd 4s", 1: "4c"}, pile="9c", melds={0: ["Qs Qh Qd"]}, stock="5c 3h", rest="pile",
+             in_foot=[True] * 4)
+    act(g, "draw")
+    assert g.red_threes[0] == cards("3h") and g.no_discard
+    assert not any(t.startswith("discard") for t in legal_texts(g))
+    act(g, "meld Ks Kh Kd", "end")
+    assert g.hand_results[-1]["went_out"] is None
+
+
+def test_retract_takes_back_a_pile_closed_below_the_minimum():
+    """'A partnership's first melds of the hand must meet a minimum value' (seven 4s are 35, below 50):
+    the opening is taken back whole, the closed pile included."""
+    g = hpos(hands={0: "4s 4h 4d 4c 4s 4h 4d 9c 8d"}, phase="play")
+    act(g, "meld 4s 4h 4d", "add 4c", "add 4s", "add 4h", "add 4d")
+    assert len(g.books[0]) == 1 and g.pending_value == 35
+    assert_illegal(g, "discard 9c", "minimum-count")
+    act(g, "retract")
+    assert g.books[0] == [] and g.hand_sizes[0] == 9 and g.melds[0] == {}
+
+
+def test_two_players_go_out_without_asking():
+    """Encyclopedia: 'When playing a singles game (that is, without partners)': no partner to ask or to wait
+    for (the books needed are the table rules' defaults)."""
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS)
+    assert "ask" not in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_permission_and_partner_options():
+    """Encyclopedia: 'some versions require both teammates to be in their foot, while others allow you to go
+    out even if your partner is still in their hand ... some versions require asking for and receiving your
+    partner's permission before going out, while other versions specifically disallow asking'."""
+    rules = {"permission": "none", "partner_in_foot": False}
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, False, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, rules=rules)
+    assert "ask" not in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, rules={"permission": "optional"})
+    assert "ask" in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_red_three_in_the_foot_is_laid_out_and_replaced():
+    """'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'."""
+    g = hpos(hands={0: "Ks Kh Kd"}, feet={0: "3h 4h 4d 5s 5h 5d 6s 6h 6d 7s 7h"}, phase="play",
+             melds={0: ["Qs Qh Qd"]}, stock="8c")
+    act(g, "meld Ks Kh Kd")
+    assert g.red_threes[0] == cards("3h") and g.hand_sizes[0] == 11 and g.hands[0][parse_card("8c")] == 1
