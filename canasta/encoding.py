@@ -357,7 +357,7 @@ OBS_LAYOUT: tuple[tuple[str, int], ...] = (
 OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
 #: Hand and Foot (variants with ``FEET``): blocks after :data:`OBS_LAYOUT`.
 FEET_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("foot_sizes", MAX_SEATS),        # cards in each seat's unplayed foot / 11, relative to own
+    ("foot_sizes", MAX_SEATS),        # cards in each seat's unplayed foot (and knee) / 11, relative to own
     ("in_foot", MAX_SEATS),           # per seat, relative to own: playing from the foot
     ("books", MAX_SIDES * 3),         # per side (own first): clean, dirty, wild piles closed / 5
 )
@@ -416,7 +416,7 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         f = OBS_SIZE
         for s in range(players):
             rel = (s - seat) % players
-            out[f + rel] = obs["foot_sizes"][s] / 11
+            out[f + rel] = (obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
             out[f + MAX_SEATS + rel] = float(obs["in_foot"][s])
         kinds = ("clean", "dirty", "wild")
         for s in range(sides):

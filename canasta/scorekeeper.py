@@ -322,16 +322,11 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
         empty = sum(1 for h in s.hands if not h)
         if s.went_out and getattr(v, "FEET", False):
             hv: Any = v  # Hand and Foot's bound variant
-            have = {"clean": 0, "dirty": 0, "wild": 0}
-            for rank, cards in s.melds:
-                if len(cards) >= hv.MELD_MAX:
-                    have[hv.book_kind(rank, sum(1 for c in cards if _is_wild(c)))] += 1
-            books = {"clean": hv.clean_books, "dirty": hv.dirty_books, "wild": hv.wild_books}
-            if any(have[k] < books[k] for k in books):
-                raise ScoreInputError(
-                    f"{s.who} went out with {have['clean']} clean, {have['dirty']} dirty and {have['wild']} wild "
-                    f"pile(s), but going out needs {books['clean']} clean, {books['dirty']} dirty and "
-                    f"{books['wild']} wild")
+            books = [(rank, 0 if rank == WILD_RANK else sum(1 for c in cards if _is_wild(c)))
+                     for rank, cards in s.melds if len(cards) >= hv.MELD_MAX]
+            why = hv.books_problem(books)
+            if why:
+                raise ScoreInputError(f"{s.who} went out, but {why}")
             if not empty:
                 raise ScoreInputError(
                     f"{s.who} went out, but no hand of the side is empty; the player who went out has no cards left")

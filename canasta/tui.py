@@ -189,13 +189,18 @@ class TerminalGame:
             if books is not None:
                 kinds = [sum(1 for b in books[side] if b["kind"] == k) for k in ("clean", "dirty", "wild")]
                 need = obs["books_needed"]
-                cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]} of {need['clean']}/{need['dirty']}/{need['wild']}")
+                ready = " (ready to go out)" if obs["books_ready"][side] else ""
+                if "knee_sizes" in obs:  # Triple Play: the basic book, not counts by kind
+                    cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]}{ready}")
+                else:
+                    cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]} of {need['clean']}/{need['dirty']}/{need['wild']}")
             table.add_row(*cells, melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
         if "foot_sizes" in obs:
-            counts = ", ".join(f"{self.who(s)}: {n}" + (" (in the foot)" if obs["in_foot"][s] else
-                                                        f" + foot {obs['foot_sizes'][s]}")
+            knees = obs.get("knee_sizes")
+            counts = ", ".join(f"{self.who(s)}: {n}" + (f" + knee {knees[s]}" if knees and knees[s] else "")
+                               + (" (in the foot)" if obs["in_foot"][s] else f" + foot {obs['foot_sizes'][s]}")
                                for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
         pile = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")

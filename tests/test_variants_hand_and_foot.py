@@ -342,7 +342,7 @@ def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
     data["game"]["hand"] = 4
     assert score_input(data)["game"]["winner"] == 0
     data["teams"][0]["melds"].pop(4)  # no wild pile
-    with pytest.raises(ScoreInputError, match="wild"):
+    with pytest.raises(ScoreInputError, match="went out, but to go out your side needs"):
         score_input(data)
 
 

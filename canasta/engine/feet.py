@@ -69,6 +69,11 @@ class FootRules:
     feet: list[list[int]]
     in_foot: list[bool]
     books: list[list[tuple[int, list[int]]]]
+    #: Triple Play: a knee per seat (empty in Hand and Foot), picked up before the foot
+    knees: list[list[int]]
+    in_knee: list[bool]
+    #: per side: its first pile is made, so each partner picks up the knee
+    knee_side: list[bool]
 
     # Game's methods used here
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
@@ -110,9 +115,54 @@ class FootRules:
     # ----------------------------------------------------------------- deal
     def _ft_deal_feet(self) -> None:
         v = self.variant
-        self.feet = [[self.stock.pop() for _ in range(v.foot_size)] for _ in range(self.num_players)]
-        self.in_foot = [False] * self.num_players
+        n = self.num_players
+        # Triple Play: 'deal out a thirteen-card knee pile for each player, and an eleven-card foot pile'
+        self.knees = [[self.stock.pop() for _ in range(v.knee_size)] for _ in range(n)]
+        self.in_knee = [False] * n
+        self.knee_side = [False] * self.num_sides
+        self.feet = [[self.stock.pop() for _ in range(v.foot_size)] for _ in range(n)]
+        self.in_foot = [False] * n
         self.books = [[] for _ in range(self.num_sides)]
+
+    def _ft_knee_taken(self, seat: int) -> bool:
+        return self.variant.knee_size > 0 and self.in_knee[seat]
+
+    def _ft_ready_for_foot(self, seat: int) -> bool:
+        """The foot comes after the knee (Triple Play), or straight after the hand."""
+        return self.variant.knee_size == 0 or self.in_knee[seat]
+
+    def _ft_pick_up_knee(self, seat: int) -> None:
+        """Triple Play: 'they pick up their knee pile and add it to their hand. They then continue their turn'."""
+        knee = self.knees[seat]
+        self.knees[seat] = []
+        self.in_knee[seat] = True
+        hand = self.hands[seat]
+        for c in knee:
+            hand[c] += 1
+        self.hand_sizes[seat] += len(knee)
+        self._lay_out_red_threes(seat, [])  # laid out, not replaced, from the knee on
+
+    def _ft_after_draw(self, seat: int) -> None:
+        """Triple Play: 'On their partner's next turn, after drawing, they also pick up their knee pile.'"""
+        if self.variant.knee_size and self.knee_side[self._sides[seat]] and not self.in_knee[seat]:
+            self._ft_pick_up_knee(seat)
+
+    def _ft_knocks(self) -> bool:
+        """Triple Play: 'If a player began their turn by picking up the discard pile instead, they do not
+        discard. Instead, they knock on the table to signify when they are done melding.'"""
+        return bool(self.variant.NO_DISCARD_AFTER_TAKE) and self.took_pile
+
+    def _ft_play_filter(self, out: list[Action], pending_ok: bool) -> list[Action]:
+        v = self.variant
+        if v.NO_WILD_RANKS:
+            no_wild = v.NO_WILD_RANKS
+            out = [a for a in out if a.kind not in ("meld", "add") or not any(_is_wild(c) for c in a.cards)
+                   or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
+        if self._ft_knocks() and not self.no_discard:
+            out = [a for a in out if a.kind != "discard"]
+            if pending_ok:
+                out.append(Action("end"))
+        return out
 
     def _ft_pick_up_foot(self, seat: int) -> None:
         """'When a player has exhausted their hand, they may then pick up their foot pile and play with it.'"""
@@ -130,7 +180,7 @@ class FootRules:
         """'If the player gets rid of their final card through discarding, they pick up the foot at the
         beginning of their next turn.'"""
         seat = self.turn
-        if self.hand_sizes[seat] == 0 and not self.in_foot[seat]:
+        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._ft_ready_for_foot(seat):
             self._ft_pick_up_foot(seat)
 
     # ----------------------------------------------------------------- books
@@ -146,9 +196,16 @@ class FootRules:
     def _ft_after_change(self, seat: int) -> None:
         side = self._sides[seat]
         self._ft_close_books(side)
+        if self.variant.knee_size and self.books[side] and self.opened[side] and not self.knee_side[side]:
+            # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee'
+            self.knee_side[side] = True
+            if not self.in_knee[seat]:
+                self._ft_pick_up_knee(seat)
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             if self.in_foot[seat]:
                 self._go_out(seat)
+            elif not self._ft_ready_for_foot(seat):
+                pass  # Triple Play: no knee yet (only a pile take, which needs no discard, can get here)
             else:
                 # 'If the player manages to run out of cards before discarding (i.e. through melding),
                 # they may simply pick up their foot at that time and continue their turn.'
@@ -172,6 +229,10 @@ class FootRules:
             counts[v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)] += 1
         return counts
 
+    def _ft_books(self, side: int) -> list[tuple[int, int]]:
+        """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards)."""
+        return [(r, 0 if r == WILD_RANK else sum(1 for c in cards if _is_wild(c))) for r, cards in self.books[side]]
+
     # ------------------------------------------------------------- going out
     def _ft_may_ask(self) -> bool:
         v = self.variant
@@ -180,15 +241,21 @@ class FootRules:
             return False
         return self.in_foot[seat]
 
-    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None) -> str | None:
+    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0) -> str | None:
         """Why the player may not empty the hand now (None: they may). ``book`` is (rank, wild cards)
-        of a meld the action completes."""
+        of a meld the action completes; ``left`` the cards it leaves (1: the last would be discarded,
+        -1: the last card discarded)."""
         v = self.variant
         seat = self.turn
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
-            return None  # playing out the hand: the foot comes next
+            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile:
+                return ("you pick up your knee only with your side's first canasta: keep a card to discard "
+                        "(Denexa 'Triple Play')")
+            return None  # playing out the hand (or knee): the knee or foot comes next
+        if left == 1 and self._ft_knocks():
+            return None  # Triple Play: no discard after a pile take, so one card may stay in hand
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         partner = self._partners[seat]
@@ -198,14 +265,12 @@ class FootRules:
                         "to go out (Denexa 'Going out')")
             if v.permission == "required" and self.permission is not True:
                 return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
-        counts = self._ft_book_counts(side)
+        books = self._ft_books(side)
         if book is not None:
-            counts[v.book_kind(book[0], book[1])] += 1
-        need = {"clean": v.clean_books, "dirty": v.dirty_books, "wild": v.wild_books}
-        if any(counts[k] < need[k] for k in need):
-            have = ", ".join(f"{counts[k]} {k}" for k in need)
-            return (f"to go out your side needs {v.clean_books} clean, {v.dirty_books} dirty and {v.wild_books} "
-                    f"wild pile(s); it has {have} (Denexa 'Going out'), so you must keep a card")
+            books.append((book[0], 0 if book[0] == WILD_RANK else book[1]))
+        why: str | None = v.books_problem(books)
+        if why:
+            return f"{why}, so you must keep a card"
         return None
 
     # ------------------------------------------------------------------ pile
@@ -281,9 +346,10 @@ class FootRules:
             if size > v.MELD_MAX:
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
                          "your two cards do not fit on your meld of that rank")
-            if wilds > v.max_wilds(naturals):
+            if wilds > v.max_wilds(naturals) or (wilds and rank in v.NO_WILD_RANKS):
                 return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
-                         "cards and no more than two in a meld of six or seven (Denexa)")
+                         "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
+                         "(Triple Play)")
         rest = min(v.PILE_TAKE - 1, len(self.pile) - 1)
         after = self.hand_sizes[seat] - 2 + rest
         if not self.opened[side]:
@@ -298,8 +364,8 @@ class FootRules:
                          "the top card and your hand cannot make it")
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - 2  # the rest stays aside until the minimum is met
-        if after <= 1 and self.in_foot[seat]:
-            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None)
+        if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
+            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
@@ -342,6 +408,8 @@ class FootRules:
         else:
             self._take_rest(seat, rest)
         self._ft_after_change(seat)
+        if self.phase == "play":
+            self._ft_after_draw(seat)
 
     # ------------------------------------------------------------ observation
     def _ft_observation(self, obs: dict[str, Any]) -> None:
@@ -354,9 +422,16 @@ class FootRules:
                           "kind": v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)}
                          for r, cards in b] for b in self.books]
         obs["books_needed"] = {"clean": v.clean_books, "dirty": v.dirty_books, "wild": v.wild_books}
+        obs["books_ready"] = [v.books_problem(self._ft_books(s)) is None for s in range(self.num_sides)]
+        if v.knee_size:
+            obs["knee_sizes"] = [len(k) for k in self.knees]
+            obs["in_knee"] = list(self.in_knee)
 
     # ------------------------------------------------------------ persistence
     def _ft_copy_into(self, g: Any) -> None:
+        g.knees = [list(k) for k in self.knees]
+        g.in_knee = list(self.in_knee)
+        g.knee_side = list(self.knee_side)
         g.feet = [list(f) for f in self.feet]
         g.in_foot = list(self.in_foot)
         g.books = [[(r, list(c)) for r, c in b] for b in self.books]
@@ -365,15 +440,31 @@ class FootRules:
         d["feet"] = [list(f) for f in self.feet]
         d["in_foot"] = list(self.in_foot)
         d["books"] = [[[r, list(c)] for r, c in b] for b in self.books]
+        if self.variant.knee_size:
+            d["knees"] = [list(k) for k in self.knees]
+            d["in_knee"] = list(self.in_knee)
+            d["knee_side"] = list(self.knee_side)
 
     def _ft_from_dict(self, d: dict[str, Any]) -> None:
         self.feet = [[int(c) for c in f] for f in d["feet"]]
         self.in_foot = [bool(x) for x in d["in_foot"]]
         self.books = [[(int(r), [int(c) for c in cards]) for r, cards in b] for b in d["books"]]
+        n = self.num_players
+        self.knees = [[int(c) for c in k] for k in d.get("knees") or [[] for _ in range(n)]]
+        self.in_knee = [bool(x) for x in d.get("in_knee") or [False] * n]
+        self.knee_side = [bool(x) for x in d.get("knee_side") or [False] * self.num_sides]
+        if len(self.knees) != n or len(self.in_knee) != n or len(self.knee_side) != self.num_sides:
+            raise ValueError("knees and in_knee need one entry per seat, knee_side one per side")
         if len(self.feet) != self.num_players or len(self.in_foot) != self.num_players:
             raise ValueError("feet and in_foot need one entry per seat")
         if len(self.books) != self.num_sides:
             raise ValueError("books need one entry per side")
 
     def _ft_cards(self) -> list[int]:
-        return [c for f in self.feet for c in f] + [c for b in self.books for _, cards in b for c in cards]
+        return ([c for f in self.feet for c in f] + [c for k in self.knees for c in k]
+                + [c for b in self.books for _, cards in b for c in cards])
+
+
+def _rank_of_meld(cards: tuple[int, ...]) -> int:
+    nat = [c for c in cards if not _is_wild(c)]
+    return nat[0] >> 2 if nat else WILD_RANK

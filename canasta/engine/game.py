@@ -226,7 +226,8 @@ class Game(IdMeldRules, FootRules):
             c = self.stock.pop()
             if self._feet and v.upcard_must_be_covered(c):
                 # Hand and Foot: 'discard it face-down into one of the stocks and draw another card'
-                self.stock.insert(0, c)
+                # (Triple Play: 'bury it face-down in the middle of the stock')
+                self.stock.insert(len(self.stock) // 2 if v.UPCARD_BURIED_MIDDLE else 0, c)
                 continue
             self.pile.append(c)
             upcards.append(c)
@@ -278,6 +279,15 @@ class Game(IdMeldRules, FootRules):
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
         hand = self.hands[seat]
         side = self._sides[seat]
+        if self._feet and self._ft_knee_taken(seat):
+            # Triple Play: 'Beginning when a player picks up their knee pile, they no longer draw a card to
+            # replace red 3s.'
+            for c in (13, 14):
+                k = hand[c]
+                hand[c] = 0
+                self.hand_sizes[seat] -= k
+                self.red_threes[side].extend([c] * k)
+            return True
         while True:
             reds = [c for c in (13, 14) if hand[c]]  # 3h, 3d
             if not reds:
@@ -539,6 +549,8 @@ class Game(IdMeldRules, FootRules):
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
+        if self._feet:
+            return self._ft_play_filter(out, pending_ok)
         return out
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
@@ -665,6 +677,10 @@ class Game(IdMeldRules, FootRules):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
+            if self._feet and self._ft_knocks() and not self.no_discard:
+                if not self._pending_met(self._sides[self.turn]):
+                    raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
+                return
             if not self.no_discard:
                 raise IllegalActionError("end-timing", "end your turn with a discard")
             if not self._pending_met(self._sides[self.turn]):
@@ -689,12 +705,13 @@ class Game(IdMeldRules, FootRules):
         return all(hand[c] >= k for c, k in need.items())
 
     def _can_finish(self, side: int, counts: tuple[int, int], took_pile: bool,
-                    concealed_possible: bool, book: tuple[int, int] | None = None) -> str | None:
+                    concealed_possible: bool, book: tuple[int, int] | None = None, left: int = 0) -> str | None:
         """Why the player may not empty the hand now, or None if they may.
 
-        ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books)."""
+        ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books);
+        ``left``: cards the action leaves (1: the last card would be discarded; -1: a discard of the last card)."""
         if self._feet:
-            return self._ft_finish_problem(side, book)
+            return self._ft_finish_problem(side, book, left)
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         if not self._canastas_ok(side, counts):
@@ -926,6 +943,8 @@ class Game(IdMeldRules, FootRules):
         if new_size > self._meld_max:
             return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
                      "(Denexa 'Hand and Foot')")
+        if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
+            return f(raise_error, "wild-limit", "melds of 5s and 7s can never contain wild cards (Denexa 'Triple Play')")
         left = size - len(cards)
         if self.pile_aside is not None and \
                 self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
@@ -936,7 +955,7 @@ class Game(IdMeldRules, FootRules):
             concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
             book_rank = new_rank if action.kind == MELD else action.target
             why = self._can_finish(side, counts, self.took_pile, concealed,
-                                   (book_rank, w) if new_size >= self._meld_max else None)
+                                   (book_rank, w) if new_size >= self._meld_max else None, left)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
@@ -977,10 +996,13 @@ class Game(IdMeldRules, FootRules):
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
+        if self._feet and self._ft_knocks():
+            return f(raise_error, "no-discard", "after picking up the discard pile you do not discard: end your turn "
+                     "with 'end' (Denexa 'Triple Play': 'they knock on the table')")
         if self.hand_sizes[seat] == 1:
             # Going out; a concealed hand from the stock need not meet the minimum (Bicycle 'Concealed Hand').
             concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
-            why = self._can_finish(side, self._canastas(side), self.took_pile, concealed)
+            why = self._can_finish(side, self._canastas(side), self.took_pile, concealed, left=-1)
             if why:
                 return f(raise_error, "cannot-go-out", why)
             return True
@@ -1030,7 +1052,10 @@ class Game(IdMeldRules, FootRules):
         elif kind == RETRACT:
             self._do_retract()
         elif kind == END:
-            self._end_hand(None)
+            if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
+                self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
+            else:
+                self._end_hand(None)
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
@@ -1048,6 +1073,8 @@ class Game(IdMeldRules, FootRules):
                 return
             if is_red_three(got[before]) and not self._threes_ordinary and not self._lay_out_red_threes(seat, got):
                 return
+        if self._feet:
+            self._ft_after_draw(seat)
 
     def _reshuffle(self) -> None:
         """Encyclopedia: 'flipping over the discard pile and turning it into a new stock'."""

@@ -63,8 +63,8 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None) -
         books[b["kind"]] += 1
     need = obs["books_needed"]
     partner = obs["partner"]
-    ready = all(books[k] >= need[k] for k in need) and obs["in_foot"][seat] and \
-        (partner is None or obs["in_foot"][partner])
+    partner_needed = partner is not None and obs["rules"].get("partner_in_foot", True)
+    ready = obs["books_ready"][side] and obs["in_foot"][seat] and (not partner_needed or obs["in_foot"][partner])
     if ASK in by_kind and ready and obs["permission"] is None and len(obs["hand"]) <= 8:
         return by_kind[ASK][0], "our piles are made and we are both in the foot: may I go out?"
     melds = {m["rank"]: m for m in obs["melds"][side]}
@@ -76,14 +76,14 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None) -
         for a in by_kind.get(MELD, []):
             if all(not _wild(c) for c in a.cards):
                 return a, "a new natural meld"
-        if books["wild"] < need["wild"]:
+        if books["wild"] < max(need["wild"], 1):
             for a in by_kind.get(MELD, []):
                 if all(_wild(c) for c in a.cards) and not wild_meld:
                     return a, "start the pile of wild cards"
             for a in by_kind.get(ADD, []):
                 if a.target == 1:
                     return a, "build the pile of wild cards"
-        if books["dirty"] < need["dirty"]:
+        if books["dirty"] < max(need["dirty"], 1):
             for a in by_kind.get(ADD, []):
                 if a.target != 1 and any(_wild(c) for c in a.cards):
                     m = next((m for m in obs["melds"][side] if m["rank"] != "wild" and

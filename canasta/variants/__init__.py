@@ -6,7 +6,7 @@ from canasta.errors import UnknownVariantError
 from canasta.variants.base import Option, Variant
 from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
-from canasta.variants.hand_and_foot import HandAndFoot
+from canasta.variants.hand_and_foot import HandAndFoot, TriplePlay
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
 
@@ -34,6 +34,7 @@ for _cls in REGIONAL_VARIANTS:
 register(Mille)
 register(Burraco)
 register(HandAndFoot)
+register(TriplePlay)
 
-__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "HandAndFoot", "Mille", "Option", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "Burraco", "Classic", "Cuban", "HandAndFoot", "Mille", "Option", "TriplePlay", "Uruguayan", "Variant", "find_variant",
            "register"]

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from canasta.cards import JOKER, rank_of
 from canasta.errors import OptionError
-from canasta.variants.base import Option, standard_deck
+from canasta.variants.base import Option, standard_deck, with_defaults
 from canasta.variants.classic import Classic
 
 SOURCE = "Denexa 'Hand and Foot'"
@@ -36,7 +36,9 @@ FIXED_RULES: dict[str, Any] = {
     "frozen_pile_add_to_meld": False,
     "negative_minimum": 50,           # unused: minimums go by round
     "fifty_below_1500": False,
-    "retract_raises_minimum": 0,      # the text has no rule for an insufficient opening: taken back, no penalty
+    # The text has no rule for an insufficient opening: it is taken back with Bicycle's penalty (the side's
+    # minimum rises by 10 for the hand), which also keeps a player from melding and retracting for ever.
+    "retract_raises_minimum": 10,
     "concealed_rule": "player",
     "concealed_bonus": 0,             # no concealed bonus in the text
     "seven_canastas_win": False,
@@ -110,6 +112,10 @@ class HandAndFoot(Classic):
     PILE_TAKE: ClassVar[int] = 7
     #: 'Black 3s: Cannot be melded.'
     BLACK_THREES_MELD: ClassVar[bool] = False
+    #: No discard after a pile take (Triple Play's knock).
+    NO_DISCARD_AFTER_TAKE: ClassVar[bool] = False
+    #: cards in each knee (Triple Play; Hand and Foot has none)
+    knee_size: int = 0
     WILD_MELD_MAX: ClassVar[int] = 7
     #: 'First round: 50 points ... Fourth round: 150 points'
     ROUND_MINIMUMS: ClassVar[tuple[int, ...]] = (50, 90, 120, 150)
@@ -127,7 +133,7 @@ class HandAndFoot(Classic):
         self.rules.update(self.fixed_rules)
         super().bind()
         r = self.rules
-        self.decks: int = r["decks"] or self.num_players + 1
+        self.decks: int = r.get("decks") or self.num_players + 1
         self.foot_size: int = r["foot_size"]
         self.clean_books: int = r["clean_books"]
         self.dirty_books: int = r["dirty_books"]
@@ -154,7 +160,7 @@ class HandAndFoot(Classic):
 
     def deck(self) -> list[int]:
         """Denexa: 'five standard 52-card decks plus jokers' (270 cards: two jokers a pack)."""
-        decks = self.rules["decks"] or self.num_players + 1
+        decks = self.rules.get("decks") or self.num_players + 1
         return standard_deck(decks, 2 * decks)
 
     def describe_rules(self) -> dict[str, Any]:
@@ -196,6 +202,20 @@ class HandAndFoot(Classic):
         """'Red threes: 100 points each' (the table rule red_three_value)."""
         return int(self.rules["red_three_value"]) * count
 
+    def books_problem(self, books: list[tuple[int, int]]) -> str | None:
+        """Why these closed piles ((rank, wild cards); rank 1: wild cards) do not let the side go out.
+
+        Denexa 'Going out': 'they must have completed two clean piles, two dirty piles, and one wild pile'."""
+        counts = {"clean": 0, "dirty": 0, "wild": 0}
+        for rank, wilds in books:
+            counts[self.book_kind(rank, wilds)] += 1
+        need = {"clean": self.clean_books, "dirty": self.dirty_books, "wild": self.wild_books}
+        if all(counts[k] >= need[k] for k in need):
+            return None
+        have = ", ".join(f"{counts[k]} {k}" for k in need)
+        return (f"to go out your side needs {self.clean_books} clean, {self.dirty_books} dirty and {self.wild_books} "
+                f"wild pile(s); it has {have} (Denexa 'Going out')")
+
     def book_kind(self, rank: int, wilds: int) -> str:
         """'clean' | 'dirty' | 'wild' of a completed pile (rank 1 is the meld of wild cards)."""
         if rank == 1:
@@ -219,3 +239,111 @@ class HandAndFoot(Classic):
             return None
         return super().meld_problem(cards)
 
+
+
+TP_SOURCE = "Denexa 'Triple Play'"
+
+TRIPLE_PLAY_OPTIONS: dict[str, Option] = {
+    k: o for k, o in with_defaults(
+        HAND_AND_FOOT_OPTIONS, TP_SOURCE, decks=6, permission="required", partner_in_foot=False,
+        going_out_bonus=200, failed_go_out_penalty=0).items()
+    if k in ("decks", "permission", "going_out_bonus", "failed_go_out_penalty", "hands_per_game")
+}
+TRIPLE_PLAY_OPTIONS["decks"] = Option(
+    "decks", 6, "standard packs (each with two jokers) in the shoe",
+    "Denexa 'Triple Play': 'six standard decks, plus twelve jokers (two per deck), 324 cards in all'", (5, 6, 7))
+
+
+class TriplePlay(HandAndFoot):
+    """Triple Play (Hand, Knee, and Foot): Hand and Foot with a knee, a basic book, and its own scores."""
+
+    name: ClassVar[str] = "triple-play"
+    title: ClassVar[str] = "Triple Play"
+    description: ClassVar[str] = (
+        "Hand, Knee, and Foot: six packs, a 15-card hand, a 13-card knee picked up with the side's first canasta "
+        "and an 11-card foot; canastas of 5s and 7s without wild cards; the basic book to go out."
+    )
+    player_counts: ClassVar[tuple[int, ...]] = (4,)
+    options: ClassVar[dict[str, Option]] = TRIPLE_PLAY_OPTIONS
+    fixed_rules: ClassVar[dict[str, Any]] = {
+        **FIXED_RULES,
+        "hand_size": 15,          # 'deal a fifteen-card hand to each player'
+        "foot_size": 11,          # 'an eleven-card foot pile'
+        "partner_in_foot": False,  # going out needs the basic book and permission only
+        "clean_books": 0, "dirty_books": 0, "wild_books": 0,  # the basic book instead (books_problem)
+        "eights_five": False,
+        "black_three_value": 100,  # 'unplayed black 3s are -100 points each'
+        "red_three_value": 500,    # 'Unplayed red 3s have a value of -500 points each' (laid out: 100 each)
+    }
+    KNEE_SIZE: ClassVar[int] = 13  # 'deal out a thirteen-card knee pile for each player'
+    #: 'the top card of the discard pile ... pick up the discard pile and add it to their hand'
+    PILE_TAKE: ClassVar[int] = 1 << 30
+    NO_DISCARD_AFTER_TAKE: ClassVar[bool] = True
+    #: 'Melds of 5s and 7s can never contain wild cards.'
+    NO_WILD_RANKS: ClassVar[tuple[int, ...]] = (5, 7)
+    #: 'If the upcard is a joker, 2, red 3, 5, or 7, bury it face-down in the middle of the stock'
+    UPCARD_BURIED_MIDDLE: ClassVar[bool] = True
+    #: '7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per canasta.'
+    RANK_CANASTA: ClassVar[dict[int, int]] = {7: 5000, 5: 3000}
+    WILD_CANASTA: ClassVar[int | None] = 2500
+    #: 'Red 3s: 100 points each. Collecting seven or more red 3s: 300 points.'
+    RED_THREE_EACH: ClassVar[int] = 100
+    SEVEN_RED_THREES: ClassVar[int] = 300
+
+    def bind(self) -> None:
+        super().bind()
+        self.knee_size = self.KNEE_SIZE
+        if self.num_players * (self.hand_size + self.knee_size + self.foot_size) + 20 > len(self.deck()):
+            raise OptionError("those hands, knees and feet leave too few cards for a stock")
+
+    def upcard_must_be_covered(self, code: int) -> bool:
+        return super().upcard_must_be_covered(code) or rank_of(code) in (5, 7)
+
+    def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
+        # 'A meld can contain only one wild card in a meld of three to five cards, and no more than two in a
+        # meld of six or seven' (the 5s and 7s are refused by NO_WILD_RANKS, which knows the rank)
+        return super().wild_capacity(naturals, wilds, is_canasta)
+
+    def canasta_kind(self, cards: list[int]) -> tuple[str, int]:
+        """'7s: 5,000 ... 5s: 3,000 ... Wild cards: 2,500 ... Natural canastas: 500 ... Mixed canastas: 300'."""
+        wild = sum(1 for c in cards if c == JOKER or rank_of(c) == 2)
+        if wild == len(cards):
+            return "wild", 2500
+        if wild:
+            return "mixed", self.MIXED_CANASTA
+        rank = rank_of(cards[0])
+        return "natural", self.RANK_CANASTA.get(rank, self.NATURAL_CANASTA)
+
+    def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
+        """'Red 3s: 100 points each. Collecting seven or more red 3s: 300 points.'"""
+        return self.RED_THREE_EACH * count + (self.SEVEN_RED_THREES if count >= 7 else 0)
+
+    def books_problem(self, books: list[tuple[int, int]]) -> str | None:
+        """The basic book: 'A natural canasta of 5s / A natural canasta of 7s / A canasta of wild cards /
+        Any natural canasta / Any mixed canasta' (five canastas, each counted once)."""
+        fives = sum(1 for r, w in books if r == 5 and not w)
+        sevens = sum(1 for r, w in books if r == 7 and not w)
+        wild = sum(1 for r, _ in books if r == 1)
+        natural = sum(1 for r, w in books if r != 1 and not w)
+        mixed = sum(1 for r, w in books if r != 1 and w)
+        missing = []
+        if not fives:
+            missing.append("a natural canasta of 5s")
+        if not sevens:
+            missing.append("a natural canasta of 7s")
+        if not wild:
+            missing.append("a canasta of wild cards")
+        if natural - min(fives, 1) - min(sevens, 1) < 1:
+            missing.append("another natural canasta")
+        if not mixed:
+            missing.append("a mixed canasta")
+        if not missing:
+            return None
+        return "to go out your side needs the basic book; missing: " + ", ".join(missing) + " (Denexa 'Triple Play')"
+
+    def meld_problem(self, cards: list[int]) -> str | None:
+        wild = [c for c in cards if c == JOKER or rank_of(c) == 2]
+        nat = [c for c in cards if c not in wild]
+        if wild and nat and rank_of(nat[0]) in self.NO_WILD_RANKS:
+            return "melds of 5s and 7s can never contain wild cards"
+        return super().meld_problem(cards)

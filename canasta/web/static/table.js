@@ -264,7 +264,9 @@ function renderMelds() {
         // Hand and Foot: closed piles by kind, against what going out needs
         const n = (k) => o.books[side].filter((b) => b.kind === k).length;
         const need = o.books_needed;
-        head.insertAdjacentHTML("beforeend", ` · piles: ${n("clean")}/${need.clean} clean, ${n("dirty")}/${need.dirty} dirty, ${n("wild")}/${need.wild} wild`);
+        head.insertAdjacentHTML("beforeend", o.knee_sizes !== undefined
+          ? ` · canastas: ${n("clean")} natural, ${n("dirty")} mixed, ${n("wild")} wild${o.books_ready[side] ? " · basic book made" : ""}`
+          : ` · piles: ${n("clean")}/${need.clean} clean, ${n("dirty")}/${need.dirty} dirty, ${n("wild")}/${need.wild} wild`);
       }
       row.append(head);
       const threes = document.createElement("div");
@@ -296,7 +298,8 @@ function renderPiles() {
   }
   if (o.foot_sizes !== undefined) {
     // Hand and Foot: every foot is face down; only its size (or that the seat plays from it) shows.
-    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `foot ${n}`}`).join(", ");
+    const knee = (s) => (o.knee_sizes !== undefined && o.knee_sizes[s] ? `knee ${o.knee_sizes[s]}, ` : "");
+    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `${knee(s)}foot ${n}`}`).join(", ");
     stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">${feet}</div>`);
   }
   stock.classList.toggle("can", state.legal.includes("draw"));
