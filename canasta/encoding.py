@@ -22,6 +22,8 @@ index       action
 908..911    Mille: ``discard`` of the Q of spades / J of diamonds, ``add`` of one of
             them, used only where the same move with a plain card of the rank is
             legal too (their values differ; the plain card keeps the usual index)
+912..913    Hand and Foot (variants with ``FEET``): ``take`` with two jokers / two
+            twos (a wild card on top of the pile); ``num_actions`` is 914 for them
 ==========  =====================================================================
 
 ``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
@@ -86,6 +88,9 @@ _SPECIAL = {(DISCARD, c): i for i, c in enumerate(_SPECIAL_CARDS)} | \
 NUM_ACTIONS = SPECIAL_BASE + len(_SPECIAL)
 
 _TAKE_SHAPES = {(0, 0, 0): 0, (2, 0, 0): 1, (1, 1, 0): 2, (1, 0, 1): 3}
+#: Hand and Foot: the pile topped by a wild card is taken with two more of its kind.
+FEET_TAKE_BASE = NUM_ACTIONS
+_FEET_TAKE_SHAPES = {(0, 2, 0): 0, (0, 0, 2): 1}
 
 
 def _is_wild(code: int) -> bool:
@@ -136,6 +141,8 @@ def encode_action(action: Action, variant: str | None = None) -> int:
         return _SIMPLE[kind]
     if kind == TAKE:
         shape = _shape(action.cards)
+        if shape in _FEET_TAKE_SHAPES and variant is not None and _feet(variant):
+            return FEET_TAKE_BASE + _FEET_TAKE_SHAPES[shape]
         if shape not in _TAKE_SHAPES:
             raise ValueError(f"no index for {action!r}")
         return TAKE_BASE + _TAKE_SHAPES[shape]
@@ -157,6 +164,8 @@ def describe_index(index: int, variant: str | None = None) -> str:
     """A text description of an index, independent of any position (for docs and debugging)."""
     if variant is not None and _ids(variant):
         return _describe_id_index(index, variant)
+    if variant is not None and _feet(variant) and index in (FEET_TAKE_BASE, FEET_TAKE_BASE + 1):
+        return "take with two jokers" if index == FEET_TAKE_BASE else "take with two twos"
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
     for kind, i in _SIMPLE.items():
@@ -238,6 +247,12 @@ def _ids(variant: str) -> bool:
     return bool(getattr(find_variant(variant), "MELD_IDS", False))
 
 
+def _feet(variant: str) -> bool:
+    from canasta.variants import find_variant
+
+    return bool(getattr(find_variant(variant), "FEET", False))
+
+
 def _kind(code: int) -> int:
     return 52 if code == JOKER else code - 8
 
@@ -301,6 +316,8 @@ def num_actions(variant: str | None = None) -> int:
     """Size of the action space of ``variant`` (NUM_ACTIONS for Classic and its relatives)."""
     if variant is not None and _ids(variant):
         return _layout(variant).size
+    if variant is not None and _feet(variant):
+        return NUM_ACTIONS + len(_FEET_TAKE_SHAPES)
     return NUM_ACTIONS
 
 
@@ -392,6 +409,13 @@ OBS_LAYOUT: tuple[tuple[str, int], ...] = (
                                       # asked, permission yes, permission no, partnership game
 )
 OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
+#: Hand and Foot (variants with ``FEET``): blocks after :data:`OBS_LAYOUT`.
+FEET_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("foot_sizes", MAX_SEATS),        # cards in each seat's unplayed foot (and knee) / 11, relative to own
+    ("in_foot", MAX_SEATS),           # per seat, relative to own: playing from the foot
+    ("books", MAX_SIDES * 3),         # per side (own first): clean, dirty, wild piles closed / 5
+)
+FEET_OBS_SIZE = OBS_SIZE + sum(n for _, n in FEET_OBS_LAYOUT)
 
 
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
@@ -399,7 +423,8 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
     if _ids(obs["variant"]):
         return _encode_id_observation(obs, dtype)
-    out: npt.NDArray[Any] = np.zeros(OBS_SIZE, dtype=dtype)
+    feet = "foot_sizes" in obs
+    out: npt.NDArray[Any] = np.zeros(FEET_OBS_SIZE if feet else OBS_SIZE, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
@@ -441,6 +466,17 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     out[m + 5] = float(obs["permission"] is True)
     out[m + 6] = float(obs["permission"] is False)
     out[m + 7] = float(obs["partner"] is not None)
+    if feet:
+        f = OBS_SIZE
+        for s in range(players):
+            rel = (s - seat) % players
+            out[f + rel] = (obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
+            out[f + MAX_SEATS + rel] = float(obs["in_foot"][s])
+        kinds = ("clean", "dirty", "wild")
+        for s in range(sides):
+            rel = (s - side) % sides
+            for b in obs["books"][s]:
+                out[f + 2 * MAX_SEATS + rel * 3 + kinds.index(b["kind"])] += 1 / 5
     return out
 
 
@@ -469,6 +505,8 @@ CT_OBS_EXTRA = MAX_SIDES * 3 + 5
 
 def obs_size(variant: str | None = None) -> int:
     """Length of the observation vector of ``variant``."""
+    if variant is not None and _feet(variant):
+        return FEET_OBS_SIZE
     if variant is not None and _ids(variant):
         return ID_OBS_SIZE + (CT_OBS_EXTRA if _layout(variant).classic_turn else 0)
     return OBS_SIZE

@@ -141,6 +141,8 @@ def format_record(record: Record) -> str:
 def result_text(game: Game) -> str:
     """The Result tag: final scores and the winning side, or ``*`` while the game goes on."""
     if game.winner is None:
+        if game.is_over:  # a game of so many hands (Hand and Foot) may end in a tie
+            return f"{' '.join(map(str, game.scores))}; tie"
         return UNFINISHED
     return f"{' '.join(map(str, game.scores))}; side {game.winner} wins"
 
@@ -477,8 +479,11 @@ def replay_command(text: str) -> str:
         cells = "".join(f"{r['sides'][s]['total']:>+10}{r['totals'][s]:>7}" for s in sides)
         out = "nobody" if r["went_out"] is None else f"seat {r['went_out']}" + (" (concealed)" if r["concealed"] else "")
         lines.append(f"{r['hand']:>4}{cells}  {out}")
-    if game.winner is not None:
-        lines.append(f"side {game.winner} wins: {' to '.join(map(str, game.scores))}")
+    if game.winner is not None or game.is_over:
+        if game.winner is not None:
+            lines.append(f"side {game.winner} wins: {' to '.join(map(str, game.scores))}")
+        else:  # a game of so many hands (Hand and Foot) may end in a tie
+            lines.append(f"a tie: {' to '.join(map(str, game.scores))}")
         settlement = game.settlement()
         if settlement is not None:  # Mille: skunks and the stakes
             lines.extend(settlement_lines(settlement, lambda s: f"side {s}"))

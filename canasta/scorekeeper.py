@@ -35,7 +35,7 @@ from canasta.variants.classic import Classic
 UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 
 TOP_KEYS = ("variant", "rules", "players", "teams", "game")
-GAME_KEYS = ("scores", "naturals", "chapeaux")
+GAME_KEYS = ("scores", "naturals", "chapeaux", "hand")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
              "bonuses", "black_threes_removed", "special_hand")
 
@@ -196,11 +196,14 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         if problem:
             raise ScoreInputError(f"{shown} is not a valid meld: {problem}")
         rank = _meld_rank(cards)
-        if rank in seen:
+        if v.MELD_MAX is not None and len(cards) >= v.MELD_MAX:
+            pass  # Hand and Foot: a closed pile; 'a new meld of the same rank can be established'
+        elif rank in seen:
             raise ScoreInputError(
                 f"{who} has two melds of {_rank_name(rank)} (melds {seen[rank]} and {i}); a side has only one meld "
                 "of each rank: write them as one meld")
-        seen[rank] = i
+        if v.MELD_MAX is None or len(cards) < v.MELD_MAX:
+            seen[rank] = i
         if rank == THREE and not side.went_out and not v.THREES_ORDINARY:
             raise ScoreInputError(
                 f"{shown}: black threes are melded only by the player going out (Fragment 'Going Out'), "
@@ -226,7 +229,8 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         where = f"{who}, hand {j}" if partnership else f"{who}, hand"
         hand = _cards(hand_raw, where)
         for c in hand:
-            if is_red_three(c) and not v.THREES_ORDINARY:
+            # Hand and Foot: 'hands' holds the unplayed foot too, where a red three may lie (it counts against)
+            if is_red_three(c) and not v.THREES_ORDINARY and not getattr(v, "FEET", False):
                 raise ScoreInputError(
                     f"{where}: {format_card(c)} is a red three; red threes belong in 'threes' "
                     "(one never declared counts in 'undeclared_red_threes' instead)")
@@ -361,7 +365,17 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
         empty = sum(1 for h in s.hands if not h)
         if s.special_hand is not None:
             continue
-        if s.went_out:
+        if s.went_out and getattr(v, "FEET", False):
+            hv: Any = v  # Hand and Foot's bound variant
+            books = [(rank, 0 if rank == WILD_RANK else sum(1 for c in cards if _is_wild(c)))
+                     for rank, cards in s.melds if len(cards) >= hv.MELD_MAX]
+            why = hv.books_problem(books)
+            if why:
+                raise ScoreInputError(f"{s.who} went out, but {why}")
+            if not empty:
+                raise ScoreInputError(
+                    f"{s.who} went out, but no hand of the side is empty; the player who went out has no cards left")
+        elif s.went_out:
             canastas = [cards for _, cards in s.melds if len(cards) >= v.CANASTA_SIZE]
             natural = sum(1 for cards in canastas if all(_is_wild(c) for c in cards) or not any(_is_wild(c) for c in cards))
             if len(canastas) < v.canastas_to_go_out or natural < v.natural_canastas_to_go_out:
@@ -479,6 +493,15 @@ def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, A
     scores = [b + t["total"] for b, t in zip(before, hand, strict=True)]
     top = max(scores)
     winner = scores.index(top) if top >= v.target_score and scores.count(top) == 1 else None
+    if v.hands_per_game is not None:  # Hand and Foot: 'The game ends after four hands have been played'
+        hand_no = raw.get("hand")
+        if not isinstance(hand_no, int) or isinstance(hand_no, bool) or hand_no < 1:
+            raise ScoreInputError(f"'game' needs 'hand': the number of this hand (1 to {v.hands_per_game}), "
+                                  f"since {v.title} is {v.hands_per_game} hands")
+        over = hand_no >= v.hands_per_game
+        winner = scores.index(top) if over and scores.count(top) == 1 else None
+        return {"scores": scores, "hands": v.hands_per_game, "hand": hand_no, "over": over, "winner": winner,
+                "settlement": None}
     # the game so far as hand results: the settlement hook counts naturals and chapeaux from them
     history: list[dict[str, Any]] = [{"sides": [{"total": 0, "naturals": naturals[s] if k == 0 else 0,
                                                  "chapeau": k < chapeaux[s]} for s in range(n)]}
@@ -707,7 +730,10 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
             out.append(f"{heads[i]} went out{' concealed' if raw.get('concealed') is True else ''}.")
     if game is not None:
         out.append("")
-        if game["winner"] is None:
+        if game["winner"] is None and "hands" in game:
+            out.append(f"The game ends in a tie, {' to '.join(map(str, game['scores']))}." if game["over"] else
+                       f"The game goes on (hand {game['hand']} of {game['hands']}).")
+        elif game["winner"] is None:
             out.append(f"The game goes on (target {game['target']}).")
         else:
             out.append(f"{heads[game['winner']]} wins the game, {' to '.join(map(str, game['scores']))}.")

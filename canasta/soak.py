@@ -115,11 +115,20 @@ def _check_final_table(table: Game, result: HandScore) -> None:
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld filed under rank {rank} holds {meld.cards}")
         seats = [s for s in range(n) if v.side_of(s) == side]
         mine = went_out is not None and v.side_of(went_out) == side
+        melds = [(m.rank, list(m.cards)) for m in table.melds[side].values()]
+        hands = [table.hand_cards(s) for s in seats]
+        if table._feet:  # Hand and Foot: closed books are melds; an unplayed foot counts as hand
+            for rank, cards in table.books[side]:
+                problem = v.meld_problem(list(cards))
+                if problem is not None or len(cards) != v.MELD_MAX:
+                    raise _Failure("table", f"hand {hand_no}, side {side}: book {cards}: {problem or 'not seven cards'}")
+                melds.append((rank, list(cards)))
+            hands = [h + list(table.feet[s]) for h, s in zip(hands, seats, strict=True)]
         expected = score_side(
             v,
-            melds=[(m.rank, list(m.cards)) for m in table.melds[side].values()],
+            melds=melds,
             red_threes=list(table.red_threes[side]),
-            hands=[table.hand_cards(s) for s in seats],
+            hands=hands,
             went_out=mine,
             concealed=concealed and mine,
             all_red_threes=len(table.red_threes[side]) == 4 and red_total == 4,
@@ -281,7 +290,13 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
         if game.scores != totals:
             raise _Failure("score-running-sum", f"game scores {game.scores} != last cumulative totals {totals}")
         top = max(game.scores)
-        if (game.winner is None or game.scores[game.winner] != top or game.scores.count(top) != 1
+        per_game = game.variant.hands_per_game
+        if per_game is not None:  # a game of so many hands (Hand and Foot): the highest score wins, a tie none
+            if len(game.hand_results) != per_game or game.winner != (
+                    game.scores.index(top) if game.scores.count(top) == 1 else None):
+                raise _Failure("game-over", f"game over after {len(game.hand_results)} hands with scores "
+                                            f"{game.scores} and winner {game.winner} ({per_game} hands a game)")
+        elif (game.winner is None or game.scores[game.winner] != top or game.scores.count(top) != 1
                 or top < game.variant.target_score):
             raise _Failure("game-over", f"game over with scores {game.scores} and winner {game.winner} "
                                         f"(target {game.variant.target_score})")

@@ -180,6 +180,9 @@ class TerminalGame:
         show_threes = not v.THREES_ORDINARY
         threes_label = "threes" if "bonus_cards" in obs else "red threes"  # American lays out both colours
         cols = ["side", "score"] + (["minimum"] if show_minimum else []) + ([threes_label] if show_threes else [])
+        books = obs.get("books")  # Hand and Foot: closed piles
+        if books is not None:
+            cols.append("piles (clean/dirty/wild)")
         for col in [*cols, "melds"]:
             table.add_column(col)
         for side in range(g.num_sides):
@@ -200,15 +203,29 @@ class TerminalGame:
             cells: list[str | Text] = list(row)
             if show_threes:
                 cells.append(_cards_text(obs["red_threes"][side]))
+            if books is not None:
+                kinds = [sum(1 for b in books[side] if b["kind"] == k) for k in ("clean", "dirty", "wild")]
+                need = obs["books_needed"]
+                ready = " (ready to go out)" if obs["books_ready"][side] else ""
+                if "knee_sizes" in obs:  # Triple Play: the basic book, not counts by kind
+                    cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]}{ready}")
+                else:
+                    cells.append(f"{kinds[0]}/{kinds[1]}/{kinds[2]} of {need['clean']}/{need['dirty']}/{need['wild']}")
             table.add_row(*cells, melds if obs["melds"][side] else Text("-"))
         self.console.print(table)
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
+        if "foot_sizes" in obs:
+            knees = obs.get("knee_sizes")
+            counts = ", ".join(f"{self.who(s)}: {n}" + (f" + knee {knees[s]}" if knees and knees[s] else "")
+                               + (" (in the foot)" if obs["in_foot"][s] else f" + foot {obs['foot_sizes'][s]}")
+                               for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
         pile = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
         if obs["pile_top"]:
             pile.append(", top ")
             pile.append_text(_card_text(obs["pile_top"]))
-        pile.append(" · FROZEN" if obs["frozen"] else " · not frozen", style="bold cyan" if obs["frozen"] else "")
+        if books is None:
+            pile.append(" · FROZEN" if obs["frozen"] else " · not frozen", style="bold cyan" if obs["frozen"] else "")
         if "bonus_cards" in obs:  # Modern American: the turn card, bonus cards face down, dead ranks
             pile.append(" · turn card drawn" if obs["turn_card_drawn"] else " · turn card in the stock")
             held = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["bonus_cards"]) if n)
@@ -268,6 +285,9 @@ class TerminalGame:
     def render_winner(self) -> None:
         g = self.game
         if g.winner is None:
+            if g.is_over:  # a game of so many hands (Hand and Foot) may end in a tie
+                self.console.rule("Game over")
+                self.say(f"A tie, {' to '.join(str(s) for s in g.scores)}.", "bold")
             return
         scores = " to ".join(str(s) for s in sorted(g.scores, reverse=True))
         mine = g.winner == g.side_of(self.seat)

@@ -44,6 +44,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.feet import FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.errors import IllegalActionError, SchemaError
 from canasta.scoring import HandScore, score_side
@@ -131,7 +132,7 @@ def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     return format_rank(rank) + "s"
 
 
-class Game(IdMeldRules):
+class Game(IdMeldRules, FootRules):
     """One game of a variant: a sequence of hands until a side reaches the target."""
 
     variant: Classic
@@ -147,6 +148,8 @@ class Game(IdMeldRules):
         self._xr: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
         #: Classic's turn on meld ids: frozen pile, red threes, minimum (Samba; canasta.engine.idturn)
         self._ct: bool = bool(getattr(cls, "CLASSIC_TURN", False))
+        #: a foot per seat, books closing at seven, minimums by round (canasta.engine.feet)
+        self._feet: bool = bool(getattr(cls, "FEET", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -161,6 +164,10 @@ class Game(IdMeldRules):
             self._threes_ordinary = v.THREES_ORDINARY
             self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
             self._min_naturals = v.min_naturals()
+            #: black threes meld (going out) unless the variant forbids it (Hand and Foot)
+            self._b3_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
+            #: most cards in a meld (Hand and Foot's piles close at seven)
+            self._meld_max: int = v.MELD_MAX or 1 << 30
             #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
             #: listed as moves of their own, not folded into the rank's canonical card
             self._special_codes = _special_codes(v.values, self._meld_ranks)
@@ -223,11 +230,18 @@ class Game(IdMeldRules):
                 self.hands[seat][c] += 1
                 dealt[seat].append(c)
         self.hand_sizes = [v.hand_size] * n
+        if self._feet:
+            self._ft_deal_feet()
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
         while not v.NO_UPCARD:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
             c = self.stock.pop()
+            if self._feet and v.upcard_must_be_covered(c):
+                # Hand and Foot: 'discard it face-down into one of the stocks and draw another card'
+                # (Triple Play: 'bury it face-down in the middle of the stock')
+                self.stock.insert(len(self.stock) // 2 if v.UPCARD_BURIED_MIDDLE else 0, c)
+                continue
             self.pile.append(c)
             upcards.append(c)
             if v.upcard_freezes(c):
@@ -285,6 +299,15 @@ class Game(IdMeldRules):
             return _sr.lay_out_threes(self, seat, got)
         hand = self.hands[seat]
         side = self._sides[seat]
+        if self._feet and self._ft_knee_taken(seat):
+            # Triple Play: 'Beginning when a player picks up their knee pile, they no longer draw a card to
+            # replace red 3s.'
+            for c in (13, 14):
+                k = hand[c]
+                hand[c] = 0
+                self.hand_sizes[seat] -= k
+                self.red_threes[side].extend([c] * k)
+            return True
         while True:
             reds = [c for c in (13, 14) if hand[c]]  # 3h, 3d
             if not reds:
@@ -334,6 +357,8 @@ class Game(IdMeldRules):
         return self.variant.side_of(seat)
 
     def minimum(self, side: int) -> int:
+        if self._feet:  # Hand and Foot: by the round, not the score
+            return self._ft_round_minimum() + self.minimum_extra[side]
         return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
 
     def hand_cards(self, seat: int) -> list[int]:
@@ -408,6 +433,8 @@ class Game(IdMeldRules):
     def _take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
+        if self._feet:
+            return self._ft_take_actions()
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -503,7 +530,7 @@ class Game(IdMeldRules):
                 if ok:
                     for w in wilds:
                         append(_add_wild(w, r))
-        bt = 0 if ordinary else hand[12] + hand[15]
+        bt = hand[12] + hand[15] if self._b3_melds else 0
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
             append(Action(MELD, tuple(codes[:3])))
@@ -544,6 +571,8 @@ class Game(IdMeldRules):
             append(ASK_ACTION)
         if self._xr:
             return _sr.filter_play(self, out)
+        if self._feet:
+            return self._ft_play_filter(out, pending_ok)
         return out
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
@@ -598,6 +627,8 @@ class Game(IdMeldRules):
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
+        if self._feet:
+            return self._ft_may_ask()
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -670,6 +701,10 @@ class Game(IdMeldRules):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
+            if self._feet and self._ft_knocks() and not self.no_discard:
+                if not self._pending_met(self._sides[self.turn]):
+                    raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
+                return
             if not self.no_discard:
                 raise IllegalActionError("end-timing", "end your turn with a discard")
             if not self._pending_met(self._sides[self.turn]):
@@ -694,8 +729,13 @@ class Game(IdMeldRules):
         return all(hand[c] >= k for c, k in need.items())
 
     def _can_finish(self, side: int, counts: tuple[int, int], took_pile: bool,
-                    concealed_possible: bool) -> str | None:
-        """Why the player may not empty the hand now, or None if they may."""
+                    concealed_possible: bool, book: tuple[int, int] | None = None, left: int = 0) -> str | None:
+        """Why the player may not empty the hand now, or None if they may.
+
+        ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books);
+        ``left``: cards the action leaves (1: the last card would be discarded; -1: a discard of the last card)."""
+        if self._feet:
+            return self._ft_finish_problem(side, book, left)
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         if not self._canastas_ok(side, counts):
@@ -720,6 +760,8 @@ class Game(IdMeldRules):
     def _check_take(self, action: Action, raise_error: bool) -> bool:
         if self._xr:
             return _sr.check_take(self, action, raise_error)
+        if self._feet:
+            return self._ft_check_take(action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -842,6 +884,8 @@ class Game(IdMeldRules):
                 return self._check_meld_like(Action(ADD, cards, rank), raise_error)
         if action.kind == MELD:
             if not ordinary and nat_codes and all(is_black_three(c) for c in nat_codes):
+                if not v.BLACK_THREES_MELD:
+                    return f(raise_error, "black-three-meld", "black 3s cannot be melded (Denexa 'Hand and Foot')")
                 if wilds or not 3 <= len(cards) <= 4:
                     return f(raise_error, "black-three-meld",
                              "black threes meld only as three or four black threes without wild cards (Fragment)")
@@ -924,6 +968,11 @@ class Game(IdMeldRules):
                 counts = (counts[0], counts[1] - 1)
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
+        if new_size > self._meld_max:
+            return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
+                     "(Denexa 'Hand and Foot')")
+        if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
+            return f(raise_error, "wild-limit", "melds of 5s and 7s can never contain wild cards (Denexa 'Triple Play')")
         left = size - len(cards)
         if self.pile_aside is not None and \
                 self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
@@ -932,7 +981,9 @@ class Game(IdMeldRules):
         # With no discard to follow (stock ended on a red three) only an empty hand is going out.
         if left == 0 or (left == 1 and not self.no_discard):
             concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
-            why = self._can_finish(side, counts, self.took_pile, concealed)
+            book_rank = new_rank if action.kind == MELD else action.target
+            why = self._can_finish(side, counts, self.took_pile, concealed,
+                                   (book_rank, w) if new_size >= self._meld_max else None, left)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
@@ -975,10 +1026,13 @@ class Game(IdMeldRules):
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
+        if self._feet and self._ft_knocks():
+            return f(raise_error, "no-discard", "after picking up the discard pile you do not discard: end your turn "
+                     "with 'end' (Denexa 'Triple Play': 'they knock on the table')")
         if self.hand_sizes[seat] == 1:
             # Going out; a concealed hand from the stock need not meet the minimum (Bicycle 'Concealed Hand').
             concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
-            why = self._can_finish(side, self._canastas(side), self.took_pile, concealed)
+            why = self._can_finish(side, self._canastas(side), self.took_pile, concealed, left=-1)
             if why:
                 return f(raise_error, "cannot-go-out", why)
             return True
@@ -1028,7 +1082,10 @@ class Game(IdMeldRules):
         elif kind == RETRACT:
             self._do_retract()
         elif kind == END:
-            self._end_hand(None)
+            if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
+                self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
+            else:
+                self._end_hand(None)
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
@@ -1046,6 +1103,8 @@ class Game(IdMeldRules):
                 return
             if self._laid_out[got[before]] and not self._lay_out_red_threes(seat, got):
                 return
+        if self._feet:
+            self._ft_after_draw(seat)
 
     def _reshuffle(self) -> None:
         """Encyclopedia: 'flipping over the discard pile and turning it into a new stock'."""
@@ -1059,6 +1118,9 @@ class Game(IdMeldRules):
         self.stock = cards
 
     def _do_take(self, action: Action) -> None:
+        if self._feet:
+            self._ft_do_take(action)
+            return
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1163,6 +1225,10 @@ class Game(IdMeldRules):
             self._check_opened(side)
         self._after_hand_change(seat)
 
+    @staticmethod
+    def _new_meld(rank: int) -> Meld:
+        return Meld(rank)
+
     def _remove_from_hand(self, seat: int, cards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         for c in cards:
@@ -1181,6 +1247,9 @@ class Game(IdMeldRules):
                 known.remove(c)
 
     def _after_hand_change(self, seat: int) -> None:
+        if self._feet:
+            self._ft_after_change(seat)
+            return
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             self._go_out(seat)
 
@@ -1195,7 +1264,7 @@ class Game(IdMeldRules):
         self.pile.append(c)
         if _is_wild(c) or (is_black_three(c) and self.variant.black_three_freezes):
             self.frozen = True
-        if self.hand_sizes[seat] == 0:
+        if self.hand_sizes[seat] == 0 and (not self._feet or self.in_foot[seat]):
             self._go_out(seat)
             return
         if self.permission is True:
@@ -1209,6 +1278,8 @@ class Game(IdMeldRules):
             self.melded_before[seat] = True
         self.turn = (seat + 1) % self.num_players
         self._reset_turn()
+        if self._feet:
+            self._ft_start_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
         elif self._xr:
@@ -1220,8 +1291,12 @@ class Game(IdMeldRules):
         side = self._sides[seat]
         hand = self.hands[seat]
         snap = self.take_snapshot if self.took_pile else None
+        if self._feet:
+            self._ft_retract_books(seat)
         for r in list(self.turn_created):
-            m = self.melds[side].pop(r)
+            m = self.melds[side].pop(r, None)
+            if m is None:  # it closed into a book (Hand and Foot), returned above
+                continue
             for c in m.cards:
                 hand[c] += 1
             self.hand_sizes[seat] += m.size
@@ -1260,6 +1335,9 @@ class Game(IdMeldRules):
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
+            if self._feet:  # books are melds; an unplayed foot counts as cards in hand
+                melds += [(r, list(cards)) for r, cards in self.books[side]]
+                hands = [h + self.feet[s] for h, s in zip(hands, seats, strict=True)]
             results.append(score_side(
                 v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
                 went_out=went_out is not None and v.side_of(went_out) == side,
@@ -1273,6 +1351,11 @@ class Game(IdMeldRules):
                                   "sides": results, "totals": list(self.scores),
                                   "actions_end": len(self.history)})
         top = max(self.scores)
+        if v.hands_per_game is not None and self.hand_no >= v.hands_per_game:
+            # Hand and Foot: 'The game ends after four hands ... The partnership with the highest score'
+            self.winner = self.scores.index(top) if self.scores.count(top) == 1 else None
+            self.phase = P_OVER
+            return
         if top >= v.target_score and self.scores.count(top) == 1:
             self.winner = self.scores.index(top)
             self.phase = P_OVER
@@ -1288,7 +1371,7 @@ class Game(IdMeldRules):
         side = self._sides[seat]
         if self._ids:
             return self._id_observation(self._base_observation(seat))
-        obs = {
+        obs: dict[str, Any] = {
             "variant": self.variant_name,
             "rules": dict(v.rules),
             "players": self.num_players,
@@ -1330,6 +1413,8 @@ class Game(IdMeldRules):
             obs["bonus_cards"] = [len(b) for b in self.bonus]
             obs["turn_card_drawn"] = _sr.turn_card_drawn(self)
             obs["dead_ranks"] = [format_rank(r) for r in _sr.dead_ranks(self)]
+        if self._feet:
+            self._ft_observation(obs)
         return obs
 
     def settlement(self) -> dict[str, Any] | None:
@@ -1385,6 +1470,8 @@ class Game(IdMeldRules):
             g.bonus = [list(b) for b in self.bonus]
         if self._ids:
             self._id_copy_into(g)
+        if self._feet:
+            self._ft_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -1394,6 +1481,8 @@ class Game(IdMeldRules):
             d["opened_turn"] = self.opened_turn
         if self._ids:
             self._id_to_dict(d)
+        if self._feet:
+            self._ft_to_dict(d)
         return d
 
     def _to_dict(self) -> dict[str, Any]:
@@ -1501,6 +1590,8 @@ class Game(IdMeldRules):
                 g.opened_turn = bool(d.get("opened_turn", False))
             if g._ids:
                 g._id_from_dict(d)
+            if g._feet:
+                g._ft_from_dict(d)
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -1543,6 +1634,8 @@ class Game(IdMeldRules):
             held += [c for b in self.bonus for c in b]
         if self._ids:
             held += self._id_cards()
+        if self._feet:
+            held += self._ft_cards()
         have = [0] * NUM_CODES
         for c in held:
             if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
@@ -1584,6 +1677,8 @@ class Game(IdMeldRules):
             total += sum(len(b) for b in self.bonus)
         if self._ids:
             total += len(self._id_cards())
+        if self._feet:
+            total += len(self._ft_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

@@ -198,7 +198,13 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g._ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
             for p in [*g.extra_piles, *g.face_down]:
                 pool.extend(p)
+        if g._feet:  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
+            for f in [*g.feet, *g.knees]:
+                pool.extend(f)
         rng.shuffle(pool)
+        if g._feet:
+            g.feet = [[pool.pop() for _ in f] for f in g.feet]
+            g.knees = [[pool.pop() for _ in k] for k in g.knees]
         if g._ids:
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]

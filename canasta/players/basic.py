@@ -36,6 +36,7 @@ from canasta.engine.actions import (
 )
 from canasta.players.american_basic import choose_american
 from canasta.players.base import Observation
+from canasta.players.feet_basic import choose_feet
 from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -343,6 +344,8 @@ class BasicPlayer:
             return choose_runs(obs, legal)
         if getattr(cls, "EXTENDED_SET_RULES", False):
             return choose_american(obs, legal)
+        if getattr(cls, "FEET", False):
+            return choose_feet(obs, legal, self._feet_opening)
         view = _View(obs)
         phase = obs["phase"]
         if phase == "answer":
@@ -350,6 +353,15 @@ class BasicPlayer:
         if phase == "draw":
             return self._draw(view, legal)
         return self._play(view, legal)
+
+    def _feet_opening(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """Hand and Foot below its opening minimum: the next step of the opening plan."""
+        view = _View(obs)
+        pending = view.pending > 0 and view.pending < view.minimum
+        if pending:
+            return self._opening_step(view, legal, view.minimum - view.pending)
+        got = self._maybe_open(view, legal)
+        return got[0] if got is not None else None
 
     # -- answering "may I go out?" ---------------------------------------------
     def _answer(self, view: _View, legal: list[Action]) -> tuple[Action, str]:

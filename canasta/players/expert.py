@@ -280,6 +280,8 @@ class ExpertPlayer:
         basic_choice, basic_reason = self.basic.decide(obs, legal)
         ids = bool(getattr(find_variant(obs["variant"]), "MELD_IDS", False))
         deal = determinize_ids if ids else determinize
+        if getattr(find_variant(obs["variant"]), "FEET", False):
+            return basic_choice, basic_reason + " (no search for Hand and Foot yet)"
         if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()

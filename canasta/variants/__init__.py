@@ -7,6 +7,7 @@ from canasta.variants.american import American
 from canasta.variants.base import Option, Variant
 from canasta.variants.burraco import Burraco
 from canasta.variants.classic import Classic
+from canasta.variants.hand_and_foot import HandAndFoot, TriplePlay
 from canasta.variants.mille import Mille
 from canasta.variants.regional import REGIONAL_VARIANTS, Cuban, Uruguayan
 from canasta.variants.samba import Bolivian, Brazilian, Chilean, Italian, Samba
@@ -40,7 +41,9 @@ register(Brazilian)
 register(Chilean)
 register(Italian)
 register(American)
+register(HandAndFoot)
+register(TriplePlay)
 
-__all__ = ["VARIANTS", "American", "Bolivian", "Brazilian", "Burraco", "Chilean", "Classic", "Cuban", "Italian", "Mille",
-           "Option", "Samba", "Uruguayan", "Variant", "find_variant",
+__all__ = ["VARIANTS", "American", "Bolivian", "Brazilian", "Burraco", "Chilean", "Classic", "Cuban", "HandAndFoot",
+           "Italian", "Mille", "Option", "Samba", "TriplePlay", "Uruguayan", "Variant", "find_variant",
            "register"]

@@ -129,6 +129,16 @@ class Classic(Variant):
     ASK_PERMISSION: ClassVar[bool] = True
     #: The variant scores a side itself from melds, laid-out threes and hands (``score_table``).
     SCORES_TABLE: ClassVar[bool] = False
+    #: Black threes may be melded when going out (Hand and Foot: never).
+    BLACK_THREES_MELD: ClassVar[bool] = True
+    #: Most cards in a meld (None: no limit); Hand and Foot's piles close at seven.
+    MELD_MAX: ClassVar[int | None] = None
+    #: Ranks whose melds never take a wild card (Triple Play: 5s and 7s).
+    NO_WILD_RANKS: ClassVar[tuple[int, ...]] = ()
+    #: A covered upcard is buried in the middle of the stock (Triple Play), not at the bottom (Hand and Foot).
+    UPCARD_BURIED_MIDDLE: ClassVar[bool] = False
+    #: Hands in a game, where a game is a number of hands rather than a target score (Hand and Foot).
+    hands_per_game: int | None = None
 
     def player_default(self, key: str) -> Any:
         n = self.num_players

@@ -260,6 +260,14 @@ function renderMelds() {
       // Mille has no initial meld minimum (0): only the name is shown
       head.innerHTML = `<strong>${escapeHtml(sideName(side))}</strong>` + (min > 0 ? ` · minimum ${min}` : "")
         + (o.opened[side] && min > 0 ? " · opened" : "") + (side === o.side && o.pending_value ? ` · this turn ${o.pending_value}` : "");
+      if (o.books !== undefined) {
+        // Hand and Foot: closed piles by kind, against what going out needs
+        const n = (k) => o.books[side].filter((b) => b.kind === k).length;
+        const need = o.books_needed;
+        head.insertAdjacentHTML("beforeend", o.knee_sizes !== undefined
+          ? ` · canastas: ${n("clean")} natural, ${n("dirty")} mixed, ${n("wild")} wild${o.books_ready[side] ? " · basic book made" : ""}`
+          : ` · piles: ${n("clean")}/${need.clean} clean, ${n("dirty")}/${need.dirty} dirty, ${n("wild")}/${need.wild} wild`);
+      }
       row.append(head);
       const threes = document.createElement("div");
       threes.className = "red-threes";
@@ -287,6 +295,12 @@ function renderPiles() {
     // Burraco: the pozzetti left in the centre and the face-down ones, by size only.
     const down = o.face_down.map((n, s) => (n ? `seat ${s + 1}: ${n} face down` : "")).filter(Boolean).join(", ");
     stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">pozzetti ${o.extra_piles.length}${down ? ` · ${down}` : ""}</div>`);
+  }
+  if (o.foot_sizes !== undefined) {
+    // Hand and Foot: every foot is face down; only its size (or that the seat plays from it) shows.
+    const knee = (s) => (o.knee_sizes !== undefined && o.knee_sizes[s] ? `knee ${o.knee_sizes[s]}, ` : "");
+    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `${knee(s)}foot ${n}`}`).join(", ");
+    stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">${feet}</div>`);
   }
   stock.classList.toggle("can", state.legal.includes("draw"));
   const pile = $("pile");

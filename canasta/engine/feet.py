@@ -1,0 +1,470 @@
+"""A foot per player, books that close at seven, the pile taken seven at a time: the rules
+of Hand and Foot, as generic mechanisms the :class:`~canasta.engine.game.Game` switches on
+when its variant sets ``FEET`` (the Classic turn structure stays: draw or take, melds and
+additions keyed by rank, the opening minimum with its pending melds, ask, discard).
+
+- **Feet.** Each seat is dealt a face-down foot (``Game.feet[seat]``) after its hand.
+  A player who plays out the hand by melding picks the foot up at once and goes on; one
+  who discards the last card picks it up at the start of their next turn
+  (``Game.in_foot[seat]`` then becomes true). Red threes in a foot are laid out and
+  replaced when it is picked up. Observations show only the feet's sizes.
+- **Books.** A meld that reaches ``MELD_MAX`` cards closes: it moves to
+  ``Game.books[side]`` as ``(rank, cards)`` and a new meld of that rank may begin.
+  Books closed while the side is still below its opening minimum go back to the hand
+  with a retract.
+- **The pile** is taken by melding its top card with two cards from the hand (a wild
+  top card needs two more of its kind); the top ``PILE_TAKE`` cards are taken.
+- **Going out** needs the variant's books (``book_kind``), the player in the foot, the
+  partner in the foot (``partner_in_foot``) and, by ``permission``, a yes to "may I go out?".
+- Minimums go by the hand's number (``round_minimum``); the game ends after
+  ``hands_per_game`` hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canasta.cards import JOKER, format_card, format_rank, is_black_three, sort_key
+from canasta.engine.actions import TAKE, Action
+
+_TWO_CODES = (8, 9, 10, 11)
+WILD_RANK = 1
+
+
+def _is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+class FootRules:
+    """Mixin of :class:`Game` for variants with ``FEET`` (see the module text)."""
+
+    # Attributes provided by Game (declared for type checkers).
+    variant: Any
+    num_players: int
+    num_sides: int
+    turn: int
+    phase: str
+    stock: list[int]
+    pile: list[int]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    melds: list[dict[int, Any]]
+    opened: list[bool]
+    known: list[list[int]]
+    permission: bool | None
+    asked: bool
+    no_discard: bool
+    pile_barred: bool
+    pile_aside: list[int] | None
+    pending_value: int
+    turn_created: set[int]
+    turn_added_existing: bool
+    took_pile: bool
+    drawn: bool
+    frozen: bool
+    take_snapshot: dict[str, Any] | None
+    red_threes: list[list[int]]
+    _sides: list[int]
+    _partners: list[int | None]
+    feet: list[list[int]]
+    in_foot: list[bool]
+    books: list[list[tuple[int, list[int]]]]
+    #: Triple Play: a knee per seat (empty in Hand and Foot), picked up before the foot
+    knees: list[list[int]]
+    in_knee: list[bool]
+    #: per side: its first pile is made, so each partner picks up the knee
+    knee_side: list[bool]
+
+    # Game's methods used here
+    def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
+        raise NotImplementedError
+
+    def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool:
+        raise NotImplementedError
+
+    def _pending_met(self, side: int) -> bool:
+        raise NotImplementedError
+
+    def minimum(self, side: int) -> int:
+        raise NotImplementedError
+
+    def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
+        raise NotImplementedError
+
+    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+    def _check_opened(self, side: int) -> None:
+        raise NotImplementedError
+
+    def _take_rest(self, seat: int, rest: list[int]) -> None:
+        raise NotImplementedError
+
+    def _go_out(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _new_meld(self, rank: int) -> Any:
+        raise NotImplementedError
+
+    hand_no: int
+
+    def _ft_round_minimum(self) -> int:
+        """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``)."""
+        return int(self.variant.round_minimum(self.hand_no))
+
+    # ----------------------------------------------------------------- deal
+    def _ft_deal_feet(self) -> None:
+        v = self.variant
+        n = self.num_players
+        # Triple Play: 'deal out a thirteen-card knee pile for each player, and an eleven-card foot pile'
+        self.knees = [[self.stock.pop() for _ in range(v.knee_size)] for _ in range(n)]
+        self.in_knee = [False] * n
+        self.knee_side = [False] * self.num_sides
+        self.feet = [[self.stock.pop() for _ in range(v.foot_size)] for _ in range(n)]
+        self.in_foot = [False] * n
+        self.books = [[] for _ in range(self.num_sides)]
+
+    def _ft_knee_taken(self, seat: int) -> bool:
+        return self.variant.knee_size > 0 and self.in_knee[seat]
+
+    def _ft_ready_for_foot(self, seat: int) -> bool:
+        """The foot comes after the knee (Triple Play), or straight after the hand."""
+        return self.variant.knee_size == 0 or self.in_knee[seat]
+
+    def _ft_pick_up_knee(self, seat: int) -> None:
+        """Triple Play: 'they pick up their knee pile and add it to their hand. They then continue their turn'."""
+        knee = self.knees[seat]
+        self.knees[seat] = []
+        self.in_knee[seat] = True
+        hand = self.hands[seat]
+        for c in knee:
+            hand[c] += 1
+        self.hand_sizes[seat] += len(knee)
+        self._lay_out_red_threes(seat, [])  # laid out, not replaced, from the knee on
+
+    def _ft_after_draw(self, seat: int) -> None:
+        """Triple Play: 'On their partner's next turn, after drawing, they also pick up their knee pile.'"""
+        if self.variant.knee_size and self.knee_side[self._sides[seat]] and not self.in_knee[seat]:
+            self._ft_pick_up_knee(seat)
+
+    def _ft_knocks(self) -> bool:
+        """Triple Play: 'If a player began their turn by picking up the discard pile instead, they do not
+        discard. Instead, they knock on the table to signify when they are done melding.'"""
+        return bool(self.variant.NO_DISCARD_AFTER_TAKE) and self.took_pile
+
+    def _ft_play_filter(self, out: list[Action], pending_ok: bool) -> list[Action]:
+        v = self.variant
+        if v.NO_WILD_RANKS:
+            no_wild = v.NO_WILD_RANKS
+            out = [a for a in out if a.kind not in ("meld", "add") or not any(_is_wild(c) for c in a.cards)
+                   or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
+        if self._ft_knocks() and not self.no_discard:
+            out = [a for a in out if a.kind != "discard"]
+            if pending_ok:
+                out.append(Action("end"))
+        return out
+
+    def _ft_pick_up_foot(self, seat: int) -> None:
+        """'When a player has exhausted their hand, they may then pick up their foot pile and play with it.'"""
+        foot = self.feet[seat]
+        self.feet[seat] = []
+        self.in_foot[seat] = True
+        hand = self.hands[seat]
+        for c in foot:
+            hand[c] += 1
+        self.hand_sizes[seat] += len(foot)
+        # 'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'
+        self._lay_out_red_threes(seat, [])
+
+    def _ft_start_turn(self) -> None:
+        """'If the player gets rid of their final card through discarding, they pick up the foot at the
+        beginning of their next turn.'"""
+        seat = self.turn
+        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._ft_ready_for_foot(seat):
+            self._ft_pick_up_foot(seat)
+
+    # ----------------------------------------------------------------- books
+    def _ft_close_books(self, side: int) -> None:
+        """'A meld of seven cards is called a pile ... once a pile has been completed, a new meld of the
+        same rank can be established.'"""
+        melds = self.melds[side]
+        full = [r for r, m in melds.items() if m.size >= self.variant.MELD_MAX]
+        for r in full:
+            m = melds.pop(r)
+            self.books[side].append((r, list(m.cards)))
+
+    def _ft_after_change(self, seat: int) -> None:
+        side = self._sides[seat]
+        self._ft_close_books(side)
+        if self.variant.knee_size and self.books[side] and self.opened[side] and not self.knee_side[side]:
+            # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee'
+            self.knee_side[side] = True
+            if not self.in_knee[seat]:
+                self._ft_pick_up_knee(seat)
+        if self.hand_sizes[seat] == 0 and self.pile_aside is None:
+            if self.in_foot[seat]:
+                self._go_out(seat)
+            elif not self._ft_ready_for_foot(seat):
+                pass  # Triple Play: no knee yet (only a pile take, which needs no discard, can get here)
+            else:
+                # 'If the player manages to run out of cards before discarding (i.e. through melding),
+                # they may simply pick up their foot at that time and continue their turn.'
+                self._ft_pick_up_foot(seat)
+
+    def _ft_retract_books(self, seat: int) -> None:
+        """An opening below the minimum taken back: books closed this turn go back to the hand too."""
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        for _, cards in self.books[side]:
+            for c in cards:
+                hand[c] += 1
+            self.hand_sizes[seat] += len(cards)
+            self.known[seat].extend(cards)
+        self.books[side] = []
+
+    def _ft_book_counts(self, side: int) -> dict[str, int]:
+        v = self.variant
+        counts = {"clean": 0, "dirty": 0, "wild": 0}
+        for r, cards in self.books[side]:
+            counts[v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)] += 1
+        return counts
+
+    def _ft_books(self, side: int) -> list[tuple[int, int]]:
+        """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards)."""
+        return [(r, 0 if r == WILD_RANK else sum(1 for c in cards if _is_wild(c))) for r, cards in self.books[side]]
+
+    # ------------------------------------------------------------- going out
+    def _ft_may_ask(self) -> bool:
+        v = self.variant
+        seat = self.turn
+        if self.asked or self._partners[seat] is None or v.permission == "none" or self.no_discard:
+            return False
+        return self.in_foot[seat]
+
+    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0) -> str | None:
+        """Why the player may not empty the hand now (None: they may). ``book`` is (rank, wild cards)
+        of a meld the action completes; ``left`` the cards it leaves (1: the last would be discarded,
+        -1: the last card discarded)."""
+        v = self.variant
+        seat = self.turn
+        if not self._pending_met(side):
+            return "your initial meld has not reached the minimum count"
+        if not self.in_foot[seat]:
+            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile:
+                return ("you pick up your knee only with your side's first canasta: keep a card to discard "
+                        "(Denexa 'Triple Play')")
+            return None  # playing out the hand (or knee): the knee or foot comes next
+        if left == 1 and self._ft_knocks():
+            return None  # Triple Play: no discard after a pile take, so one card may stay in hand
+        if self.permission is False:
+            return "partner said no to 'may I go out?': you may not go out this turn"
+        partner = self._partners[seat]
+        if partner is not None:
+            if v.partner_in_foot and not self.in_foot[partner]:
+                return ("both partners must have played at least part of one turn with their foot piles "
+                        "to go out (Denexa 'Going out')")
+            if v.permission == "required" and self.permission is not True:
+                return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
+        books = self._ft_books(side)
+        if book is not None:
+            books.append((book[0], 0 if book[0] == WILD_RANK else book[1]))
+        why: str | None = v.books_problem(books)
+        if why:
+            return f"{why}, so you must keep a card"
+        return None
+
+    # ------------------------------------------------------------------ pile
+    def _ft_take_actions(self) -> list[Action]:
+        if self.pile_barred or not self.pile:
+            return []
+        hand = self.hands[self.turn]
+        top = self.pile[-1]
+        out: list[Action] = []
+        if top == JOKER:
+            if hand[JOKER] >= 2:
+                out.append(Action(TAKE, (JOKER, JOKER)))
+        elif 8 <= top <= 11:
+            twos = [c for c in _TWO_CODES for _ in range(hand[c])]
+            if len(twos) >= 2:
+                out.append(Action(TAKE, (twos[0], twos[1])))
+        elif not is_black_three(top):
+            base = (top >> 2) * 4
+            nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
+            if len(nats) >= 2:
+                out.append(Action(TAKE, (nats[0], nats[1])))
+            if nats:
+                if hand[JOKER]:
+                    out.append(Action(TAKE, (nats[0], JOKER)))
+                two = next((c for c in _TWO_CODES if hand[c]), None)
+                if two is not None:
+                    out.append(Action(TAKE, (nats[0], two)))
+        return [a for a in out if self._ft_check_take(a, raise_error=False)]
+
+    def _ft_check_take(self, action: Action, raise_error: bool) -> bool:
+        v = self.variant
+        seat = self.turn
+        side = self._sides[seat]
+        f = self._fail
+        if self.pile_barred:
+            return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
+        if not self.pile:
+            return f(raise_error, "pile-empty", "the discard pile is empty")
+        top = self.pile[-1]
+        if is_black_three(top):
+            return f(raise_error, "pile-blocked", "black 3s cannot be melded, so a player may never draw from the "
+                     "discard pile if the upcard is a black 3 (Denexa)")
+        cards = action.cards
+        if len(cards) != 2:
+            return f(raise_error, "take-cards", "to draw from the discards you must meld the top card with two "
+                     "cards from your hand (Denexa)")
+        hand = self.hands[seat]
+        if not self._has_cards(hand, cards):
+            return f(raise_error, "not-in-hand", "you do not hold those cards")
+        if _is_wild(top):
+            same = all(c == JOKER for c in cards) if top == JOKER else all(8 <= c <= 11 for c in cards)
+            if not same:
+                return f(raise_error, "take-wild", "with a wild card on top you need two other cards of the same "
+                         "rank: two jokers for a joker, two 2s for a 2 (Denexa)")
+            rank = WILD_RANK
+            meld = self.melds[side].get(rank)
+            size = (meld.size if meld is not None else 0) + 3
+            wilds = 0
+            if size > v.WILD_MELD_MAX:
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards")
+        else:
+            rank = top >> 2
+            nats = [c for c in cards if not _is_wild(c)]
+            if any(c >> 2 != rank for c in nats):
+                return f(raise_error, "take-rank", f"the cards shown must meld with the top card "
+                         f"({format_rank(rank)}s and at most one wild card)")
+            if not nats:
+                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards")
+            meld = self.melds[side].get(rank)
+            naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
+            wilds = (meld.wilds if meld is not None else 0) + 2 - len(nats)
+            size = naturals + wilds
+            if size > v.MELD_MAX:
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
+                         "your two cards do not fit on your meld of that rank")
+            if wilds > v.max_wilds(naturals) or (wilds and rank in v.NO_WILD_RANKS):
+                return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
+                         "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
+                         "(Triple Play)")
+        rest = min(v.PILE_TAKE - 1, len(self.pile) - 1)
+        after = self.hand_sizes[seat] - 2 + rest
+        if not self.opened[side]:
+            from canasta.engine.game import _max_meld_value
+
+            value = v.values[top] + sum(v.values[c] for c in cards)
+            left = list(hand)
+            for c in cards:
+                left[c] -= 1
+            if value + _max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
+                return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
+                         "the top card and your hand cannot make it")
+            if value < self.minimum(side):
+                after = self.hand_sizes[seat] - 2  # the rest stays aside until the minimum is met
+        if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
+            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after)
+            if why:
+                return f(raise_error, "cannot-go-out", why)
+        return True
+
+    def _ft_do_take(self, action: Action) -> None:
+        v = self.variant
+        seat = self.turn
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        top = self.pile.pop()
+        rank = WILD_RANK if _is_wild(top) else top >> 2
+        self.take_snapshot = {"cards": action.cards, "top": top, "frozen": self.frozen,
+                              "pile": list(self.pile), "red_threes": len(self.red_threes[side])}
+        for c in action.cards:
+            hand[c] -= 1
+        self.hand_sizes[seat] -= len(action.cards)
+        if self.known[seat]:
+            self._forget_known(seat, action.cards)
+        meld = self.melds[side].get(rank)
+        if meld is None:
+            meld = self._new_meld(rank)
+            self.melds[side][rank] = meld
+            self.turn_created.add(rank)
+        elif rank not in self.turn_created:
+            self.turn_added_existing = True
+        meld.put(top)
+        for c in sorted(action.cards, key=_is_wild):
+            meld.put(c)
+        self.phase = "play"
+        self.drawn = True
+        self.took_pile = True
+        k = min(v.PILE_TAKE - 1, len(self.pile))
+        rest = self.pile[len(self.pile) - k:]
+        self.pile = self.pile[:len(self.pile) - k]
+        self.frozen = False
+        if not self.opened[side]:
+            self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
+            self.pile_aside = rest
+            self._check_opened(side)
+        else:
+            self._take_rest(seat, rest)
+        self._ft_after_change(seat)
+        if self.phase == "play":
+            self._ft_after_draw(seat)
+
+    # ------------------------------------------------------------ observation
+    def _ft_observation(self, obs: dict[str, Any]) -> None:
+        v = self.variant
+        obs["frozen"] = False
+        obs["foot_sizes"] = [len(f) for f in self.feet]
+        obs["in_foot"] = list(self.in_foot)
+        obs["books"] = [[{"rank": "wild" if r == WILD_RANK else format_rank(r),
+                          "cards": [format_card(c) for c in sorted(cards, key=sort_key)],
+                          "kind": v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)}
+                         for r, cards in b] for b in self.books]
+        obs["books_needed"] = {"clean": v.clean_books, "dirty": v.dirty_books, "wild": v.wild_books}
+        obs["books_ready"] = [v.books_problem(self._ft_books(s)) is None for s in range(self.num_sides)]
+        if v.knee_size:
+            obs["knee_sizes"] = [len(k) for k in self.knees]
+            obs["in_knee"] = list(self.in_knee)
+
+    # ------------------------------------------------------------ persistence
+    def _ft_copy_into(self, g: Any) -> None:
+        g.knees = [list(k) for k in self.knees]
+        g.in_knee = list(self.in_knee)
+        g.knee_side = list(self.knee_side)
+        g.feet = [list(f) for f in self.feet]
+        g.in_foot = list(self.in_foot)
+        g.books = [[(r, list(c)) for r, c in b] for b in self.books]
+
+    def _ft_to_dict(self, d: dict[str, Any]) -> None:
+        d["feet"] = [list(f) for f in self.feet]
+        d["in_foot"] = list(self.in_foot)
+        d["books"] = [[[r, list(c)] for r, c in b] for b in self.books]
+        if self.variant.knee_size:
+            d["knees"] = [list(k) for k in self.knees]
+            d["in_knee"] = list(self.in_knee)
+            d["knee_side"] = list(self.knee_side)
+
+    def _ft_from_dict(self, d: dict[str, Any]) -> None:
+        self.feet = [[int(c) for c in f] for f in d["feet"]]
+        self.in_foot = [bool(x) for x in d["in_foot"]]
+        self.books = [[(int(r), [int(c) for c in cards]) for r, cards in b] for b in d["books"]]
+        n = self.num_players
+        self.knees = [[int(c) for c in k] for k in d.get("knees") or [[] for _ in range(n)]]
+        self.in_knee = [bool(x) for x in d.get("in_knee") or [False] * n]
+        self.knee_side = [bool(x) for x in d.get("knee_side") or [False] * self.num_sides]
+        if len(self.knees) != n or len(self.in_knee) != n or len(self.knee_side) != self.num_sides:
+            raise ValueError("knees and in_knee need one entry per seat, knee_side one per side")
+        if len(self.feet) != self.num_players or len(self.in_foot) != self.num_players:
+            raise ValueError("feet and in_foot need one entry per seat")
+        if len(self.books) != self.num_sides:
+            raise ValueError("books need one entry per side")
+
+    def _ft_cards(self) -> list[int]:
+        return ([c for f in self.feet for c in f] + [c for k in self.knees for c in k]
+                + [c for b in self.books for _, cards in b for c in cards])
+
+
+def _rank_of_meld(cards: tuple[int, ...]) -> int:
+    nat = [c for c in cards if not _is_wild(c)]
+    return nat[0] >> 2 if nat else WILD_RANK

@@ -1,0 +1,126 @@
+"""Rule-following play for Hand and Foot (variants with ``FEET``).
+
+:class:`~canasta.players.basic.BasicPlayer` hands such observations here. A plain
+heuristic, deterministic given the observation:
+
+- answer "may I go out?" yes; at the start of a turn take the pile when it can be
+  taken (a natural pair before a wild card), else draw two;
+- below the opening minimum: the basic player's opening plan (fewest cards), or
+  take the melds back when the minimum cannot be reached;
+- once open: natural cards onto melds, new natural melds, a meld of wild cards while
+  the side lacks its wild piles, wild cards onto the wild meld, and wild cards onto a
+  meld of four or more while dirty piles are missing;
+- in the foot, with the books made and the partner in the foot: ask to go out;
+- discard the card the hand needs least: a black three, then a single card of the
+  lowest value, a wild card only when nothing else is left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canasta.cards import JOKER, parse_card
+from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, END, MELD, NO_ACTION, RETRACT, TAKE, YES_ACTION, Action
+
+
+def _wild(c: int) -> bool:
+    return c == JOKER or 8 <= c <= 11
+
+
+def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None) -> tuple[Action, str]:
+    """The chosen action and a one-line reason. ``opening(obs, legal)`` may give an opening step."""
+    phase = obs["phase"]
+    if phase == "answer":
+        if YES_ACTION in legal:
+            return YES_ACTION, "partner may go out"
+        return (NO_ACTION if NO_ACTION in legal else legal[0]), "only choice"
+    if phase == "draw":
+        takes = [a for a in legal if a.kind == TAKE]
+        if takes:
+            best = min(takes, key=lambda a: sum(1 for c in a.cards if _wild(c)))
+            return best, "take the top of the pile: a meld and up to six cards"
+        for a in legal:
+            if a.kind == DRAW:
+                return a, "draw two from the stock"
+        for a in legal:
+            if a.kind == END:
+                return a, "the stock is used up and the pile is of no use"
+        return legal[0], "only choice"
+    side = obs["side"]
+    seat = obs["seat"]
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+    opened = obs["opened"][side]
+    if not opened:
+        step = opening(obs, legal) if opening is not None else None
+        if step is not None:
+            return step, "open: toward the minimum"
+        if RETRACT in by_kind:
+            return by_kind[RETRACT][0], "cannot reach the minimum count: take the melds back"
+    books = {"clean": 0, "dirty": 0, "wild": 0}
+    for b in obs["books"][side]:
+        books[b["kind"]] += 1
+    need = obs["books_needed"]
+    partner = obs["partner"]
+    partner_needed = partner is not None and obs["rules"].get("partner_in_foot", True)
+    ready = obs["books_ready"][side] and obs["in_foot"][seat] and (not partner_needed or obs["in_foot"][partner])
+    if ASK in by_kind and ready and obs["permission"] is None and len(obs["hand"]) <= 8:
+        return by_kind[ASK][0], "our piles are made and we are both in the foot: may I go out?"
+    melds = {m["rank"]: m for m in obs["melds"][side]}
+    wild_meld = "wild" in melds
+    if opened:
+        for a in by_kind.get(ADD, []):
+            if all(not _wild(c) for c in a.cards):
+                return a, "add to our meld"
+        for a in by_kind.get(MELD, []):
+            if all(not _wild(c) for c in a.cards):
+                return a, "a new natural meld"
+        if books["wild"] < max(need["wild"], 1):
+            for a in by_kind.get(MELD, []):
+                if all(_wild(c) for c in a.cards) and not wild_meld:
+                    return a, "start the pile of wild cards"
+            for a in by_kind.get(ADD, []):
+                if a.target == 1:
+                    return a, "build the pile of wild cards"
+        if books["dirty"] < max(need["dirty"], 1):
+            for a in by_kind.get(ADD, []):
+                if a.target != 1 and any(_wild(c) for c in a.cards):
+                    m = next((m for m in obs["melds"][side] if m["rank"] != "wild" and
+                              len(m["cards"]) >= 4 and _rank_target(m["rank"]) == a.target), None)
+                    if m is not None:
+                        return a, "a wild card toward a dirty pile"
+            if len(obs["hand"]) > 6:
+                for a in by_kind.get(MELD, []):
+                    if sum(1 for c in a.cards if _wild(c)) == 1:
+                        return a, "a pair with a wild card toward a dirty pile"
+        if ready and obs["permission"] is True:
+            for kind in (MELD, ADD):
+                if kind in by_kind:
+                    return by_kind[kind][0], "going out: meld everything"
+    discards = by_kind.get(DISCARD, [])
+    if discards:
+        hand = [parse_card(c) for c in obs["hand"]]
+        counts: dict[int, int] = {}
+        for c in hand:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+
+        def cost(a: Action) -> tuple[int, int, int]:
+            c = a.cards[0]
+            if c in (12, 15):
+                return (0, 0, c)
+            if _wild(c):
+                return (3, 0, c)
+            return (1 if counts.get(c >> 2, 0) == 1 else 2, c >> 2, c)
+
+        best = min(discards, key=cost)
+        return best, "discard the card the hand needs least"
+    for kind in (END, RETRACT, MELD, ADD):
+        if kind in by_kind:
+            return by_kind[kind][0], "nothing else to do"
+    others = [a for a in legal if a.kind != ASK] or legal
+    return others[0], "only choice"
+
+
+def _rank_target(rank: str) -> int:
+    return parse_card(rank + "s") >> 2

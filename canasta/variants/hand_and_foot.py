@@ -1,0 +1,349 @@
+"""Hand and Foot: Canasta with five packs, a second hand (the foot) per player, and books.
+
+Sources (``shared/rules``): triple-play-samba-burraco-mille-hand-and-foot-classic.txt,
+section "Hand and Foot" ("Denexa": the defaults), and encyclopedia-canasta-and-variants.txt,
+section "Hand and Foot" with its "Variations" list ("Encyclopedia": table-rule options).
+
+Hand and Foot is built on the Classic engine. The Classic table rules the engine reads
+are *fixed* to Hand and Foot's values (:data:`FIXED_RULES`); the engine switches on the
+generic mechanisms of ``canasta.engine.feet`` with ``FEET``: a face-down foot per seat
+picked up when the hand is played out, melds that close into books at seven cards (a new
+meld of that rank may then begin), the pile taken seven cards at a time, going out with
+required books, minimums by round, and a fixed number of hands per game.
+docs/variants/hand-and-foot.md lists every rule with its sentence, and what is not implemented.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from canasta.cards import JOKER, rank_of
+from canasta.errors import OptionError
+from canasta.variants.base import Option, standard_deck, with_defaults
+from canasta.variants.classic import Classic
+
+SOURCE = "Denexa 'Hand and Foot'"
+
+#: Classic table rules with the value Hand and Foot gives them; they are not options of Hand and Foot.
+FIXED_RULES: dict[str, Any] = {
+    "draw_count": 2,                  # 'draw either the top two cards of one of the stock piles'
+    "canastas_to_go_out": 0,          # replaced by the books of the going-out rule
+    "natural_canastas_to_go_out": 0,
+    "wild_limit": "three",            # unused: wild_capacity is the 1-in-3..5, 2-in-6..7 rule
+    "black_three_freezes": False,     # no frozen pile in Hand and Foot
+    "black_three_upcard_covered": False,  # 'If the upcard is a joker, 2, or red 3' only
+    "always_frozen": False,
+    "frozen_pile_add_to_meld": False,
+    "negative_minimum": 50,           # unused: minimums go by round
+    "fifty_below_1500": False,
+    # The text has no rule for an insufficient opening: it is taken back with Bicycle's penalty (the side's
+    # minimum rises by 10 for the hand), which also keeps a player from melding and retracting for ever.
+    "retract_raises_minimum": 10,
+    "concealed_rule": "player",
+    "concealed_bonus": 0,             # no concealed bonus in the text
+    "seven_canastas_win": False,
+    "wild_canastas": True,            # 'A player can also make a meld that consists of all wild cards.'
+    "jokers": 4,                      # unused: deck() counts the packs' jokers
+    "seven_of_each": False,
+    "stock_reshuffle": False,         # 'the game simply continues without a stock'
+    "stock_out": "optional",          # '... until a player ... is unable or unwilling to draw from the discard pile'
+    "red_three_last_card": "meld_then_end",  # 'does any melding possible, after which play ceases'
+    "only_top_card_usable": False,
+    "target_score": 10**9,            # unused: the game is four hands
+}
+
+HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
+    Option("decks", 0, "standard packs (each with two jokers) in the shoe; 0 means one more than the number of players "
+           "(5 for four players)",
+           "Denexa: 'a 270-card deck consisting of five standard 52-card decks plus jokers'; Encyclopedia: 'The number "
+           "of decks used is typically one more than the number of players, though this can vary'"),
+    Option("hand_size", 11, "cards in each player's hand",
+           "Denexa: 'deals two piles of eleven cards'; Encyclopedia: 'dealt as 11 cards each, or sometimes as 13'",
+           (11, 13)),
+    Option("foot_size", 11, "cards in each player's foot",
+           "Denexa: 'two piles of eleven cards'; Encyclopedia: 'a hand of 11 and a second hand of 13' / "
+           "'11 cards each, or sometimes as 13 cards each'", (11, 13)),
+    Option("clean_books", 2, "clean (natural) piles a side needs to go out",
+           "Denexa 'Going out': 'two clean piles, two dirty piles, and one wild pile'; Encyclopedia: "
+           "'Usually the requirement to go out is 2 clean and 1 dirty'"),
+    Option("dirty_books", 2, "dirty (mixed) piles a side needs to go out", "Denexa 'Going out' (as clean_books)"),
+    Option("wild_books", 1, "piles of wild cards a side needs to go out", "Denexa 'Going out' (as clean_books)"),
+    Option("partner_in_foot", True, "going out needs both partners to have played from their foot",
+           "Denexa: 'both players must have played at least part of one turn with their foot piles'; Encyclopedia: "
+           "'others allow you to go out even if your partner is still in their hand'"),
+    Option("permission", "required", "asking 'May I go out?' before going out: 'required' (Denexa), 'optional' "
+           "(as in Classic Canasta) or 'none' (asking is not allowed)",
+           "Denexa: 'the player wishing to go out must have received permission'; Encyclopedia: 'some versions require "
+           "asking ..., while other versions specifically disallow asking, and still others give you the option'",
+           ("required", "optional", "none")),
+    Option("eights_five", False, "eights are worth 5 points instead of 10",
+           "Encyclopedia: 'In some versions, eights are worth only 5 points'"),
+    Option("black_three_value", 5, "points of a black three (only ever counted against a side)",
+           "Denexa 'Black 3s: Cannot be melded. 5 points'; Encyclopedia: 'Black threes do not count any points'",
+           (0, 5)),
+    Option("red_three_value", 100, "points of each red three laid out (and against a side for one left in an "
+           "unplayed foot)", "Denexa 'Red 3s ... 100 points'; Encyclopedia: 'Red threes may also vary in point value, "
+           "although 500 or 100 are most common'", (100, 300, 500)),
+    Option("going_out_bonus", 100, "bonus for going out", "Denexa 'Going out: 100 points'"),
+    Option("failed_go_out_penalty", 100, "penalty when a player told 'yes' to 'may I go out?' does not go out",
+           "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
+    Option("hands_per_game", 4, "hands in a game (the minimum of the fourth applies to any later hand)",
+           "Denexa: 'The game ends after four hands have been played.'"),
+]}
+
+
+class HandAndFoot(Classic):
+    name: ClassVar[str] = "hand-and-foot"
+    title: ClassVar[str] = "Hand and Foot"
+    description: ClassVar[str] = (
+        "North America's family canasta: five packs, an 11-card hand and an 11-card foot each, two-card draws, "
+        "piles that close at seven, and two clean, two dirty and one wild pile to go out; four hands a game."
+    )
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    options: ClassVar[dict[str, Option]] = HAND_AND_FOOT_OPTIONS
+    fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
+
+    # -- engine mechanisms switched on (canasta.engine.feet) -----------------------
+    FEET: ClassVar[bool] = True
+    #: 'A pile cannot contain more than seven cards; once a pile has been completed, a new meld of the
+    #: same rank can be established.'
+    MELD_MAX: ClassVar[int | None] = 7
+    #: 'the top seven cards of the discard pile (or the whole pile if it contains less than seven cards)'
+    PILE_TAKE: ClassVar[int] = 7
+    #: 'Black 3s: Cannot be melded.'
+    BLACK_THREES_MELD: ClassVar[bool] = False
+    #: No discard after a pile take (Triple Play's knock).
+    NO_DISCARD_AFTER_TAKE: ClassVar[bool] = False
+    #: cards in each knee (Triple Play; Hand and Foot has none)
+    knee_size: int = 0
+    WILD_MELD_MAX: ClassVar[int] = 7
+    #: 'First round: 50 points ... Fourth round: 150 points'
+    ROUND_MINIMUMS: ClassVar[tuple[int, ...]] = (50, 90, 120, 150)
+    #: 'Wild piles: 1500 points each. Clean piles: 500 points each. Dirty piles: 300 points each.'
+    WILD_CANASTA: ClassVar[int | None] = 1500
+    NATURAL_CANASTA: ClassVar[int] = 500
+    MIXED_CANASTA: ClassVar[int] = 300
+
+    def player_default(self, key: str) -> Any:
+        if key in self.fixed_rules:
+            return self.fixed_rules[key]
+        return self.options[key].default
+
+    def bind(self) -> None:
+        self.rules.update(self.fixed_rules)
+        super().bind()
+        r = self.rules
+        self.decks: int = r.get("decks") or self.num_players + 1
+        self.foot_size: int = r["foot_size"]
+        self.clean_books: int = r["clean_books"]
+        self.dirty_books: int = r["dirty_books"]
+        self.wild_books: int = r["wild_books"]
+        self.partner_in_foot: bool = r["partner_in_foot"]
+        self.permission: str = r["permission"]
+        self.hands_per_game = r["hands_per_game"]
+        if self.hands_per_game < 1:
+            raise OptionError("hands_per_game must be at least 1")
+        if min(self.clean_books, self.dirty_books, self.wild_books) < 0:
+            raise OptionError("the books needed to go out cannot be negative")
+        values = list(self.values)
+        for code in range(8, 60):
+            rank = rank_of(code)
+            if rank == 8 and r["eights_five"]:
+                values[code] = 5
+            elif rank == 3:
+                values[code] = r["red_three_value"] if code in (13, 14) else r["black_three_value"]
+        self.values = values
+        if not 2 <= self.decks <= 8:
+            raise OptionError("decks must be 2 to 8")
+        if self.num_players * (self.hand_size + self.foot_size) + 20 > len(self.deck()):
+            raise OptionError("those hands and feet leave too few cards for a stock")
+
+    def deck(self) -> list[int]:
+        """Denexa: 'five standard 52-card decks plus jokers' (270 cards: two jokers a pack)."""
+        decks = self.rules.get("decks") or self.num_players + 1
+        return standard_deck(decks, 2 * decks)
+
+    def describe_rules(self) -> dict[str, Any]:
+        return {k: v for k, v in self.rules.items() if k in self.options}
+
+    # -- hooks -------------------------------------------------------------------
+    def round_minimum(self, hand_no: int) -> int:
+        """The opening-meld minimum of hand ``hand_no`` (1-based): 50, 90, 120, 150."""
+        table = self.ROUND_MINIMUMS
+        return table[min(max(hand_no, 1), len(table)) - 1]
+
+    def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
+        """'no more than one wild card in a meld of three, four, or five cards and no more than two in a
+        meld of six or seven': how many more wild cards a meld with these counts may take."""
+        return max(0, self.max_wilds(naturals) - wilds)
+
+    @staticmethod
+    def max_wilds(naturals: int) -> int:
+        """The most wild cards a meld with ``naturals`` natural cards may hold (seven cards at most)."""
+        best = 0
+        for w in range(0, 3):
+            size = naturals + w
+            if size <= 7 and w <= (1 if size <= 5 else 2):
+                best = w
+        return best
+
+    def upcard_must_be_covered(self, code: int) -> bool:
+        """'If the upcard is a joker, 2, or red 3, discard it face-down into one of the stocks'."""
+        return code == JOKER or rank_of(code) == 2 or code in (13, 14)
+
+    def upcard_freezes(self, code: int) -> bool:
+        return False
+
+    def blocks_pile(self, code: int) -> bool:
+        """'a player may never draw from the discard pile if the upcard is a black 3'."""
+        return code in (12, 15)
+
+    def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
+        """'Red threes: 100 points each' (the table rule red_three_value)."""
+        return int(self.rules["red_three_value"]) * count
+
+    def books_problem(self, books: list[tuple[int, int]]) -> str | None:
+        """Why these closed piles ((rank, wild cards); rank 1: wild cards) do not let the side go out.
+
+        Denexa 'Going out': 'they must have completed two clean piles, two dirty piles, and one wild pile'."""
+        counts = {"clean": 0, "dirty": 0, "wild": 0}
+        for rank, wilds in books:
+            counts[self.book_kind(rank, wilds)] += 1
+        need = {"clean": self.clean_books, "dirty": self.dirty_books, "wild": self.wild_books}
+        if all(counts[k] >= need[k] for k in need):
+            return None
+        have = ", ".join(f"{counts[k]} {k}" for k in need)
+        return (f"to go out your side needs {self.clean_books} clean, {self.dirty_books} dirty and {self.wild_books} "
+                f"wild pile(s); it has {have} (Denexa 'Going out')")
+
+    def book_kind(self, rank: int, wilds: int) -> str:
+        """'clean' | 'dirty' | 'wild' of a completed pile (rank 1 is the meld of wild cards)."""
+        if rank == 1:
+            return "wild"
+        return "dirty" if wilds else "clean"
+
+    def meld_problem(self, cards: list[int]) -> str | None:
+        if len(cards) > 7:
+            return "a pile cannot contain more than seven cards"
+        wild = [c for c in cards if c == JOKER or rank_of(c) == 2]
+        nat = [c for c in cards if c not in wild]
+        if nat and all(rank_of(c) == 3 for c in nat) and any(c in (12, 15) for c in nat):
+            return "black 3s cannot be melded"
+        if nat and len({rank_of(c) for c in nat}) == 1 and rank_of(nat[0]) != 3:
+            if len(cards) < 3:
+                return "a meld needs at least three cards"
+            if len(nat) < 2:
+                return "a meld must contain at least two natural cards"
+            if len(wild) > self.max_wilds(len(nat)):
+                return "no more than one wild card in a meld of three to five cards, two in a meld of six or seven"
+            return None
+        return super().meld_problem(cards)
+
+
+
+TP_SOURCE = "Denexa 'Triple Play'"
+
+TRIPLE_PLAY_OPTIONS: dict[str, Option] = {
+    k: o for k, o in with_defaults(
+        HAND_AND_FOOT_OPTIONS, TP_SOURCE, decks=6, permission="required", partner_in_foot=False,
+        going_out_bonus=200, failed_go_out_penalty=0).items()
+    if k in ("decks", "permission", "going_out_bonus", "failed_go_out_penalty", "hands_per_game")
+}
+TRIPLE_PLAY_OPTIONS["decks"] = Option(
+    "decks", 6, "standard packs (each with two jokers) in the shoe",
+    "Denexa 'Triple Play': 'six standard decks, plus twelve jokers (two per deck), 324 cards in all'", (5, 6, 7))
+
+
+class TriplePlay(HandAndFoot):
+    """Triple Play (Hand, Knee, and Foot): Hand and Foot with a knee, a basic book, and its own scores."""
+
+    name: ClassVar[str] = "triple-play"
+    title: ClassVar[str] = "Triple Play"
+    description: ClassVar[str] = (
+        "Hand, Knee, and Foot: six packs, a 15-card hand, a 13-card knee picked up with the side's first canasta "
+        "and an 11-card foot; canastas of 5s and 7s without wild cards; the basic book to go out."
+    )
+    player_counts: ClassVar[tuple[int, ...]] = (4,)
+    options: ClassVar[dict[str, Option]] = TRIPLE_PLAY_OPTIONS
+    fixed_rules: ClassVar[dict[str, Any]] = {
+        **FIXED_RULES,
+        "hand_size": 15,          # 'deal a fifteen-card hand to each player'
+        "foot_size": 11,          # 'an eleven-card foot pile'
+        "partner_in_foot": False,  # going out needs the basic book and permission only
+        "clean_books": 0, "dirty_books": 0, "wild_books": 0,  # the basic book instead (books_problem)
+        "eights_five": False,
+        "black_three_value": 100,  # 'unplayed black 3s are -100 points each'
+        "red_three_value": 500,    # 'Unplayed red 3s have a value of -500 points each' (laid out: 100 each)
+    }
+    KNEE_SIZE: ClassVar[int] = 13  # 'deal out a thirteen-card knee pile for each player'
+    #: 'the top card of the discard pile ... pick up the discard pile and add it to their hand'
+    PILE_TAKE: ClassVar[int] = 1 << 30
+    NO_DISCARD_AFTER_TAKE: ClassVar[bool] = True
+    #: 'Melds of 5s and 7s can never contain wild cards.'
+    NO_WILD_RANKS: ClassVar[tuple[int, ...]] = (5, 7)
+    #: 'If the upcard is a joker, 2, red 3, 5, or 7, bury it face-down in the middle of the stock'
+    UPCARD_BURIED_MIDDLE: ClassVar[bool] = True
+    #: '7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per canasta.'
+    RANK_CANASTA: ClassVar[dict[int, int]] = {7: 5000, 5: 3000}
+    WILD_CANASTA: ClassVar[int | None] = 2500
+    #: 'Red 3s: 100 points each. Collecting seven or more red 3s: 300 points.'
+    RED_THREE_EACH: ClassVar[int] = 100
+    SEVEN_RED_THREES: ClassVar[int] = 300
+
+    def bind(self) -> None:
+        super().bind()
+        self.knee_size = self.KNEE_SIZE
+        if self.num_players * (self.hand_size + self.knee_size + self.foot_size) + 20 > len(self.deck()):
+            raise OptionError("those hands, knees and feet leave too few cards for a stock")
+
+    def upcard_must_be_covered(self, code: int) -> bool:
+        return super().upcard_must_be_covered(code) or rank_of(code) in (5, 7)
+
+    def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
+        # 'A meld can contain only one wild card in a meld of three to five cards, and no more than two in a
+        # meld of six or seven' (the 5s and 7s are refused by NO_WILD_RANKS, which knows the rank)
+        return super().wild_capacity(naturals, wilds, is_canasta)
+
+    def canasta_kind(self, cards: list[int]) -> tuple[str, int]:
+        """'7s: 5,000 ... 5s: 3,000 ... Wild cards: 2,500 ... Natural canastas: 500 ... Mixed canastas: 300'."""
+        wild = sum(1 for c in cards if c == JOKER or rank_of(c) == 2)
+        if wild == len(cards):
+            return "wild", 2500
+        if wild:
+            return "mixed", self.MIXED_CANASTA
+        rank = rank_of(cards[0])
+        return "natural", self.RANK_CANASTA.get(rank, self.NATURAL_CANASTA)
+
+    def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
+        """'Red 3s: 100 points each. Collecting seven or more red 3s: 300 points.'"""
+        return self.RED_THREE_EACH * count + (self.SEVEN_RED_THREES if count >= 7 else 0)
+
+    def books_problem(self, books: list[tuple[int, int]]) -> str | None:
+        """The basic book: 'A natural canasta of 5s / A natural canasta of 7s / A canasta of wild cards /
+        Any natural canasta / Any mixed canasta' (five canastas, each counted once)."""
+        fives = sum(1 for r, w in books if r == 5 and not w)
+        sevens = sum(1 for r, w in books if r == 7 and not w)
+        wild = sum(1 for r, _ in books if r == 1)
+        natural = sum(1 for r, w in books if r != 1 and not w)
+        mixed = sum(1 for r, w in books if r != 1 and w)
+        missing = []
+        if not fives:
+            missing.append("a natural canasta of 5s")
+        if not sevens:
+            missing.append("a natural canasta of 7s")
+        if not wild:
+            missing.append("a canasta of wild cards")
+        if natural - min(fives, 1) - min(sevens, 1) < 1:
+            missing.append("another natural canasta")
+        if not mixed:
+            missing.append("a mixed canasta")
+        if not missing:
+            return None
+        return "to go out your side needs the basic book; missing: " + ", ".join(missing) + " (Denexa 'Triple Play')"
+
+    def meld_problem(self, cards: list[int]) -> str | None:
+        wild = [c for c in cards if c == JOKER or rank_of(c) == 2]
+        nat = [c for c in cards if c not in wild]
+        if wild and nat and rank_of(nat[0]) in self.NO_WILD_RANKS:
+            return "melds of 5s and 7s can never contain wild cards"
+        return super().meld_problem(cards)

@@ -1,0 +1,555 @@
+"""Hand and Foot (triple-play-samba-burraco-mille-hand-and-foot-classic.txt, section "Hand and Foot",
+"Denexa"; options from encyclopedia-canasta-and-variants.txt, "Hand and Foot" and its "Variations").
+
+Each rule test quotes the sentence of the text it enforces. Positions are built with
+:func:`hpos`: the Classic helper's position plus each seat's foot and each side's books.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from canasta import Game
+from canasta.cards import parse_card
+from canasta.errors import OptionError
+from canasta.players.basic import BasicPlayer
+from tests.helpers import act, assert_illegal, cards, legal_texts, position
+
+V = "hand-and-foot"
+
+
+def hpos(*, feet: Mapping[int, str] | None = None, in_foot: Sequence[bool] | None = None,
+         books: Mapping[int, Sequence[str]] | None = None, hand_no: int = 1, **kw: Any) -> Game:
+    """A Hand and Foot position: ``feet`` seat -> cards (default: 11 unnamed cards from the stock),
+    ``books`` side -> closed piles (card strings)."""
+    players = kw.get("players", 4)
+    sides = 2 if players == 4 else players
+    g = position(variant=V, feet=[[] for _ in range(players)], in_foot=[False] * players,
+                 books=[[] for _ in range(sides)], **kw)
+    d = g.to_dict()
+    stock: list[int] = d["stock"]
+
+    def take(codes: list[int]) -> list[int]:
+        for c in codes:
+            stock.remove(c)
+        return codes
+
+    feet_l = []
+    for s in range(players):
+        if feet is not None and s in feet:
+            feet_l.append(take(cards(feet[s])))
+        else:
+            feet_l.append([stock.pop(0) for _ in range(11)] if not (in_foot and in_foot[s]) else [])
+    books_l: list[list[list[Any]]] = [[] for _ in range(g.num_sides)]
+    for side, specs in (books or {}).items():
+        for spec in specs:
+            codes = take(cards(spec))
+            nat = [c for c in codes if not (c == 60 or 8 <= c <= 11)]
+            books_l[side].append([nat[0] >> 2 if nat else 1, codes])
+    d.update({"feet": feet_l, "in_foot": list(in_foot or [False] * players), "books": books_l,
+              "hand_no": hand_no, "stock": stock})
+    return Game.from_dict(d)
+
+
+def test_deck_hands_and_feet():
+    """'a 270-card deck consisting of five standard 52-card decks plus jokers' ... 'deals two piles of
+    eleven cards face down' ... 'the other eleven cards are passed to their right, forming that player's foot'."""
+    g = Game(V, 4, 1)
+    assert len(g.variant.deck()) == 270
+    assert g.card_count() == 270
+    assert all(len(f) == 11 for f in g.feet)
+    assert all(sum(h) == 11 for h in g.hands)  # red threes laid out are replaced one for one
+    obs = g.observation(0)
+    assert obs["foot_sizes"] == [11, 11, 11, 11]
+    assert "feet" not in obs
+    # the encyclopedia's 'typically one more than the number of players'
+    assert len(Game(V, 2, 1).variant.deck()) == 3 * 54
+    assert len(Game(V, 4, 1, {"decks": 6}).variant.deck()) == 6 * 54
+
+
+def test_observation_does_not_leak_feet_or_hands():
+    """'The foot is kept face-down in front of the player.'"""
+    g = Game(V, 4, 3)
+    h = g.copy()
+    # swap hidden cards: seat 1's foot with part of the stock
+    h.feet[1], h.stock[:11] = list(h.stock[:11]), list(h.feet[1])
+    h.feet[0].reverse()
+    for seat in (0, 2, 3):  # seat 0's own foot is face down too: only its size shows
+        assert g.observation(seat) == h.observation(seat)
+    text = json.dumps(g.observation(0))
+    assert "feet" not in text
+
+
+def test_upcard_wild_or_red_three_is_buried():
+    """'If the upcard is a joker, 2, or red 3, discard it face-down into one of the stocks and draw another card.'"""
+    for seed in range(30):
+        g = Game(V, 4, seed)
+        top = g.pile[-1]
+        assert len(g.pile) == 1
+        assert not (top == 60 or 8 <= top <= 11 or top in (13, 14))
+
+
+def test_draw_two():
+    """'They may draw either the top two cards of one of the stock piles ...'"""
+    g = hpos(hands={0: "4s 5s 9h", 1: "Kd"}, pile="6c", stock="8h 8d")
+    act(g, "draw")
+    assert sorted(g.hand_cards(0)) == sorted(cards("4s 5s 9h 8h 8d"))
+
+
+def test_take_top_seven_only():
+    """'... or the top seven cards of the discard pile (or the whole pile if it contains less than seven
+    cards). In order to draw from the discards, the player must be able to immediately meld the top card
+    of the discard pile with two cards from their hand.'"""
+    g = hpos(hands={0: "Ks Kh 4s 5s 6s"}, pile="4c 4d 5c 5d 6c 6d 7c 8c 9c Kd", melds={0: ["Qs Qh Qd"]})
+    act(g, "take Ks Kh")
+    assert g.pile == cards("4c 4d 5c")
+    assert sorted(g.hand_cards(0)) == sorted(cards("4s 5s 6s 5d 6c 6d 7c 8c 9c"))
+    assert g.melds[0][13].cards[0] == parse_card("Kd")
+    g2 = hpos(hands={0: "Ks 4s 5s 6s"}, pile="9c Kd", melds={0: ["Qs Qh Qd"]})
+    assert_illegal(g2, "take", "take-cards")
+
+
+def test_take_with_natural_and_wild_and_blocked_by_black_three():
+    """'Because black 3s cannot be melded, a player may never draw from the discard pile if the upcard is a
+    black 3.'"""
+    g = hpos(hands={0: "Ks 2h 4s 5s"}, pile="9c Kd", melds={0: ["Qs Qh Qd"]})
+    assert "take Ks 2h" in legal_texts(g)
+    g2 = hpos(hands={0: "3s 3c 4s 5s"}, pile="9c 3s", melds={0: ["Qs Qh Qd"]})
+    assert not any(t.startswith("take") for t in legal_texts(g2))
+    assert_illegal(g2, "take 3s 3c", "pile-blocked")
+
+
+def test_wild_on_top_needs_two_of_its_kind():
+    """'If the top card of the discard pile is a wild card, then the player can only draw from the discard pile
+    if the player is holding two other cards of the same rank (e.g. if there is a joker on the discard pile,
+    you need two other jokers to draw from it, you cannot substitute twos for the jokers).'"""
+    g = hpos(hands={0: "JK 2h 2s 5s"}, pile="9c JK", melds={0: ["Qs Qh Qd"]})
+    assert_illegal(g, "take JK 2h", "take-wild")
+    g2 = hpos(hands={0: "JK JK 2s 5s"}, pile="9c JK", melds={0: ["Qs Qh Qd"]})
+    act(g2, "take JK JK")
+    assert g2.melds[0][1].size == 3
+
+
+def test_wild_limit_by_size():
+    """'A meld can contain no more than one wild card in a meld of three, four, or five cards and no more than
+    two in a meld of six or seven.'"""
+    g = hpos(hands={0: "9s 9h 9d 9c 2s 2h JK 4s"}, phase="play", melds={1: ["Qs Qh Qd"]}, opened=[True, True])
+    assert_illegal(g, "meld 9s 9h 2s 2h", "wild-limit")
+    act(g, "meld 9s 9h 2s", "add 9d")
+    assert_illegal(g, "add 9 2h", "wild-limit")  # 5 cards, two wild
+    act(g, "add 9c", "add 9 2h")  # 6 cards, two wild
+    assert_illegal(g, "add 9 JK", "wild-limit")
+
+
+def test_pile_closes_at_seven_and_a_new_meld_may_begin():
+    """'A pile cannot contain more than seven cards; once a pile has been completed, a new meld of the same
+    rank can be established.'"""
+    g = hpos(hands={0: "9s 9h 9d 9c 9s 9h 9d 9c 9s 9h 4s 4d"}, phase="play", opened=[True, False])
+    act(g, "meld 9s 9h 9d", "add 9c", "add 9s", "add 9h", "add 9d")
+    assert 9 not in g.melds[0]
+    assert [r for r, _ in g.books[0]] == [9]
+    act(g, "meld 9c 9s 9h")
+    assert g.melds[0][9].size == 3
+    assert g.observation(1)["books"][0][0]["kind"] == "clean"
+
+
+def test_black_threes_cannot_be_melded():
+    """'Black 3s: Cannot be melded.'"""
+    g = hpos(hands={0: "3s 3c 3s 4h"}, phase="play", melds={0: ["Qs Qh Qd"]})
+    assert_illegal(g, "meld 3s 3c 3s", "black-three-meld")
+
+
+def test_meld_of_wild_cards():
+    """'A player can also make a meld that consists of all wild cards.'"""
+    g = hpos(hands={0: "JK 2s 2h 4h 5h"}, phase="play", melds={0: ["Qs Qh Qd"]})
+    act(g, "meld JK 2s 2h")
+    assert g.melds[0][1].size == 3
+
+
+@pytest.mark.parametrize("hand_no,need", [(1, 50), (2, 90), (3, 120), (4, 150)])
+def test_minimum_by_round(hand_no, need):
+    """'First round: 50 points / Second round: 90 points / Third round: 120 points / Fourth round: 150 points'"""
+    g = hpos(hands={0: "Ks Kh Kd 4s"}, phase="play", hand_no=hand_no)
+    assert g.minimum(0) == need
+
+
+def test_melding_out_picks_up_the_foot_at_once():
+    """'If the player manages to run out of cards before discarding (i.e. through melding), they may simply
+    pick up their foot at that time and continue their turn.'"""
+    g = hpos(hands={0: "Ks Kh Kd"}, feet={0: "4s 4h 4d 5s 5h 5d 6s 6h 6d 7s 7h"}, phase="play",
+             melds={0: ["Qs Qh Qd"]})
+    act(g, "meld Ks Kh Kd")
+    assert g.in_foot[0] and g.hand_sizes[0] == 11 and g.phase == "play" and g.turn == 0
+
+
+def test_discarding_out_picks_up_the_foot_next_turn():
+    """'If the player gets rid of their final card through discarding, they pick up the foot at the beginning
+    of their next turn.'"""
+    g = hpos(hands={0: "Ks", 1: "4c 4c 5c", 2: "8c 8c", 3: "9c 9c"},
+             feet={0: "4s 4h 4d 5s 5h 5d 6s 6h 6d 7s 7h"}, phase="play", melds={0: ["Qs Qh Qd"]})
+    act(g, "discard Ks")
+    assert not g.is_over and g.hand_sizes[0] == 0 and not g.in_foot[0]
+    assert g.observation(1)["foot_sizes"][0] == 11
+    act(g, "draw", "discard 4c", "draw", "discard 8c", "draw", "discard 9c")
+    assert g.turn == 0 and g.in_foot[0] and g.hand_sizes[0] == 11
+
+
+BOOKS = {0: ["4s 4h 4d 4c 4s 4h 4d", "5s 5h 5d 5c 5s 5h 5d", "6s 6h 6d 6c 2s 6h 6d",
+             "7s 7h 7d 7c 2s 7h 7d", "JK JK 2h 2d 2c JK JK"]}
+
+
+def test_going_out_needs_books_feet_and_permission():
+    """'In order to go out, a partnership must meet the following conditions: they must have completed two
+    clean piles, two dirty piles, and one wild pile, both players must have played at least part of one turn
+    with their foot piles, and the player wishing to go out must have received permission to go out from
+    their partner.'"""
+    # books missing
+    # (a player in the foot may not keep a single card unless the discard of it goes out)
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: BOOKS[0][:4]})
+    act(g, "ask", "yes")
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "0 wild" in err.message
+    # partner not in foot
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, False, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS)
+    assert "ask" not in legal_texts(g) or True
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "both partners" in err.message
+    # no permission asked
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS)
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "permission" in err.message
+    act(g, "ask", "yes", "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+    assert g.hand_no == 2
+
+
+def test_partner_says_no():
+    """'The answer given is binding.'"""
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS)
+    act(g, "ask", "no")
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "said no" in err.message
+    act(g, "discard 9c")
+    assert g.turn == 1 and not g.hand_results
+
+
+def test_scoring_piles_red_threes_going_out_and_the_unplayed_foot():
+    """'Wild piles: 1500 points each. Clean piles: 500 points each. Dirty piles: 300 points each. Red threes:
+    100 points each. Going out: 100 points.' ... 'the value of cards held in hand is deducted'."""
+    g = hpos(hands={0: "Ks Kh Kd 9c", 1: "Ac", 3: "8s"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, red_threes={0: "3h"},
+             feet={1: "Ad", 3: "4c"}, permission=True, asked=True)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    it = g.hand_results[-1]["sides"]
+    assert it[0]["items"]["wild_canastas"] == 1500
+    assert it[0]["items"]["natural_canastas"] == 1000
+    assert it[0]["items"]["mixed_canastas"] == 600
+    assert it[0]["items"]["red_threes"] == 100
+    assert it[0]["items"]["going_out"] == 100
+    # side 1: Ac and 8s in hand, Ad and 4c in the unplayed feet
+    assert it[1]["items"]["cards_in_hand"] == -(20 + 10 + 20 + 5)
+
+
+def test_four_hands_a_game():
+    """'The game ends after four hands have been played. The partnership with the highest score at that point
+    is the winner.'"""
+    g = Game(V, 4, 0)
+    rng = random.Random(0)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    assert len(g.hand_results) == 4
+    top = max(g.scores)
+    assert g.winner == (g.scores.index(top) if g.scores.count(top) == 1 else None)
+
+
+def test_options_and_errors():
+    """Encyclopedia: 'Both the hand and foot are dealt as 11 cards each, or sometimes as 13 cards each.'"""
+    g = Game(V, 4, 0, {"hand_size": 13, "foot_size": 13})
+    assert all(len(f) == 13 for f in g.feet)
+    with pytest.raises(OptionError):
+        Game(V, 4, 0, {"hand_size": 12})
+    with pytest.raises(OptionError):
+        Game(V, 4, 0, {"draw_count": 1})
+    assert Game(V, 4, 0, {"eights_five": True}).variant.values[parse_card("8h")] == 5
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_and_basic_playouts(players):
+    """Random legal play and the basic player: no stuck state, cards conserved, JSON round trip."""
+    for seed in range(3):
+        g = Game(V, players, seed)
+        rng = random.Random(seed)
+        basic = BasicPlayer(seed)
+        n = 0
+        while not g.is_over:
+            legal = g.legal_actions()
+            assert legal
+            a = basic.choose(g.observation(g.actor), legal) if seed == 0 else rng.choice(legal)
+            g.apply(a)
+            n += 1
+            assert g.card_count() == len(g.variant.deck())
+            if n % 97 == 0:
+                h = Game.from_json(g.to_json())
+                assert h.to_json() == g.to_json()
+                assert h.legal_actions() == g.legal_actions()
+
+
+def test_golden_hand_and_foot_record():
+    """The golden record tests/data/hand-and-foot-4p-seed2.txt (a whole game of BasicPlayers: four hands,
+    each ended by a player going out) replays, re-exports byte for byte, and rescores."""
+    from pathlib import Path
+
+    from canasta.record import export_record, replay_command, replay_record
+
+    path = Path(__file__).parent / "data" / "hand-and-foot-4p-seed2.txt"
+    text = path.read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026.11.23") == text
+    assert [r["went_out"] for r in g.hand_results] == [0, 2, 3, 1]
+    assert g.is_over and g.winner == 1 and g.scores == [16215, 20750]
+    for result in g.hand_results:
+        for s in result["sides"]:
+            assert s["total"] == sum(s["items"].values())
+    summary = replay_command(text).splitlines()
+    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins: 16215 to 20750"
+
+
+def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
+    """Issue 4: 'For `score`, `hands` lists every card a player still holds in hand, knee and foot
+    together'; Denexa: 'they must have completed two clean piles, two dirty piles, and one wild pile'."""
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "hand-and-foot-score.json").read_text())
+    out = score_input(data)
+    assert [t["total"] for t in out["teams"]] == [3860, -230]
+    # the foot (with a red three in it) counts against: Ah 3s + JK 6c 3h 8c 8d 9s 10s Jc Qc Kc Ac 4s 5s
+    assert out["teams"][1]["items"]["cards_in_hand"] == -280
+    assert out["game"] == {"scores": [5060, 670], "hands": 4, "hand": 2, "over": False, "winner": None,
+                           "settlement": None}
+    assert "hand 2 of 4" in render_sheet(data, out)
+    data["game"]["hand"] = 4
+    assert score_input(data)["game"]["winner"] == 0
+    data["teams"][0]["melds"].pop(4)  # no wild pile
+    with pytest.raises(ScoreInputError, match="went out, but to go out your side needs"):
+        score_input(data)
+
+
+def test_terminal_game_plays_hand_and_foot(monkeypatch):
+    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input."""
+    import io
+
+    from canasta.notation import format_action
+    from canasta.players import hint
+    from canasta.tui import TerminalGame, run_play
+
+    state: dict[str, Any] = {}
+
+    def typer_(prompt: str) -> str:
+        g = state["game"]
+        return format_action(hint(g.observation(0), g.legal_actions())[0])
+
+    real_run = TerminalGame.run
+
+    def run_and_capture(self: TerminalGame) -> None:
+        state["game"] = self.game
+        real_run(self)
+
+    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
+    out = io.StringIO()
+    run_play(variant=V, players=4, seed=2, rules={"hands_per_game": 1}, seat=0, load=None, input_fn=typer_,
+             output=out)
+    text = out.getvalue()
+    assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
+    assert "End of hand 1" in text and "Game over" in text
+    assert "Not allowed" not in text and "Traceback" not in text
+
+
+def test_environments_run_hand_and_foot():
+    """The RL environments and the encoding: num_actions / obs_size of the variant, a masked episode,
+    PettingZoo's api_test, and OpenSpiel's resampling, which must redeal every foot (all are face down)."""
+    import numpy as np
+
+    from canasta.encoding import encode_observation, legal_indices, num_actions, obs_size
+    from canasta.env.gym_env import CanastaGymEnv
+
+    assert num_actions(V) == num_actions("classic") + 2
+    g = hpos(hands={0: "JK JK 5s 6s"}, pile="9c JK", melds={0: ["Qs Qh Qd"]})
+    idx = legal_indices(g.legal_actions(), V)
+    assert any(i >= num_actions("classic") for i in idx)
+    obs = encode_observation(g.observation(0))
+    assert obs.shape == (obs_size(V),) and np.isfinite(obs).all()
+
+    env = CanastaGymEnv(variant=V, players=4, opponents="random")
+    env.reset(seed=1)
+    done = False
+    steps = 0
+    while not done and steps < 3000:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, term, trunc, _ = env.step(int(legal[0]))
+        done = term or trunc
+        steps += 1
+
+    from pettingzoo.test import api_test
+
+    from canasta.env.pettingzoo_env import env as pz_env
+    api_test(pz_env(variant=V, players=4), num_cycles=200)
+
+    pyspiel = pytest.importorskip("pyspiel")
+    import canasta.env.openspiel_game as osg
+
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": V, "players": 4})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    player = state.current_player()
+    info = state.information_state_string(player)
+    r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.information_state_string(player) == info
+    assert r.game.feet != state.game.feet
+    assert [len(f) for f in r.game.feet] == [len(f) for f in state.game.feet]
+    assert r.game.observation(player) == state.game.observation(player)
+
+
+def _shuffle_hidden_with_feet(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with every card ``seat`` cannot see dealt anew: the other hands (but their
+    publicly known cards), the stock and every foot (the seat's own foot is face down too)."""
+    d = game.to_dict()
+    others = [s for s in range(game.num_players) if s != seat]
+    hidden: dict[int, list[int]] = {}
+    for s in others:
+        rest = list(d["hands"][s])
+        for c in d["known"][s]:
+            rest.remove(c)
+        hidden[s] = rest
+    pool = [c for s in others for c in hidden[s]] + list(d["stock"]) + [c for f in d["feet"] for c in f]
+    rng.shuffle(pool)
+    for s in others:
+        n = len(hidden[s])
+        d["hands"][s], pool = sorted(list(d["known"][s]) + pool[:n]), pool[n:]
+    feet = []
+    for f in d["feet"]:
+        feet.append(pool[:len(f)])
+        pool = pool[len(f):]
+    d["feet"] = feet
+    d["stock"] = pool
+    return Game.from_dict(d)
+
+
+def test_players_and_observations_ignore_hidden_cards_and_feet():
+    """'The foot is kept face-down in front of the player': two positions that differ only in cards a seat
+    cannot see (other hands, the stock, every foot) give that seat the same observation, the same legal
+    actions and the same choices of the computer players."""
+    from canasta.players import hint
+    from canasta.players.random_player import RandomPlayer
+
+    rng = random.Random(4)
+    game = Game(V, 4, 7)
+    movers = [BasicPlayer(s) for s in range(4)]
+    changed = 0
+    for _ in range(150):
+        actor = game.actor
+        obs = game.observation(actor)
+        legal = game.legal_actions()
+        twin = _shuffle_hidden_with_feet(game, actor, rng)
+        changed += twin.feet != game.feet
+        assert twin.observation(actor) == obs
+        assert twin.legal_actions() == legal
+        for make in (BasicPlayer, RandomPlayer):
+            assert make(5).choose(obs, legal) == make(5).choose(twin.observation(actor), twin.legal_actions())
+        assert hint(obs, legal) == hint(twin.observation(actor), twin.legal_actions())
+        game.apply(movers[actor].choose(obs, legal))
+    assert changed > 100
+
+
+def test_take_joins_the_unfinished_meld_of_that_rank():
+    """'Players cannot move cards between melds, or establish two separate incomplete melds of the same
+    rank': the top card and the two cards go onto the side's unfinished meld of that rank, if they fit."""
+    g = hpos(hands={0: "Ks Kh 4s 5s"}, pile="9c Kd", melds={0: ["Kc Kd Ks 2h"]})
+    act(g, "take Ks Kh")
+    assert g.melds[0] == {} and [len(c) for _, c in g.books[0]] == [7]
+    g = hpos(hands={0: "Ks Kh 4s 5s"}, pile="9c Kd", melds={0: ["Kc Kd Ks Kh 2h"]})
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take Ks Kh", "meld-size")
+
+
+def test_stock_used_up_take_or_end():
+    """'the game simply continues without a stock; play continues with players drawing from the discard pile
+    ... until a player goes out as normal, or is unable or unwilling to draw from the discard pile, at which
+    point the hand ends'."""
+    g = hpos(hands={0: "Ks Kh 4s 5s", 1: "4c"}, pile="9c Kd", melds={0: ["Qs Qh Qd"]}, rest="pile",
+             in_foot=[True] * 4)
+    assert g.stock == []
+    assert legal_texts(g) >= {"take Ks Kh", "end"} and "draw" not in legal_texts(g)
+    act(g, "end")
+    assert g.hand_results and g.hand_results[-1]["went_out"] is None
+
+
+def test_red_three_last_card_of_the_stock():
+    """'If, however, the final card of the stock is a red 3, special rules apply. The player taking the 3
+    declares it as usual, then does any melding possible, after which play ceases. This player is not entitled
+    to discard.'"""
+    g = hpos(hands={0: "Ks Kh Kd 4s", 1: "4c"}, pile="9c", melds={0: ["Qs Qh Qd"]}, stock="5c 3h", rest="pile",
+             in_foot=[True] * 4)
+    act(g, "draw")
+    assert g.red_threes[0] == cards("3h") and g.no_discard
+    assert not any(t.startswith("discard") for t in legal_texts(g))
+    act(g, "meld Ks Kh Kd", "end")
+    assert g.hand_results[-1]["went_out"] is None
+
+
+def test_retract_takes_back_a_pile_closed_below_the_minimum():
+    """'A partnership's first melds of the hand must meet a minimum value' (seven 4s are 35, below 50):
+    the opening is taken back whole, the closed pile included."""
+    g = hpos(hands={0: "4s 4h 4d 4c 4s 4h 4d 9c 8d"}, phase="play")
+    act(g, "meld 4s 4h 4d", "add 4c", "add 4s", "add 4h", "add 4d")
+    assert len(g.books[0]) == 1 and g.pending_value == 35
+    assert_illegal(g, "discard 9c", "minimum-count")
+    act(g, "retract")
+    assert g.books[0] == [] and g.hand_sizes[0] == 9 and g.melds[0] == {}
+
+
+def test_two_players_go_out_without_asking():
+    """Encyclopedia: 'When playing a singles game (that is, without partners)': no partner to ask or to wait
+    for (the books needed are the table rules' defaults)."""
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS)
+    assert "ask" not in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_permission_and_partner_options():
+    """Encyclopedia: 'some versions require both teammates to be in their foot, while others allow you to go
+    out even if your partner is still in their hand ... some versions require asking for and receiving your
+    partner's permission before going out, while other versions specifically disallow asking'."""
+    rules = {"permission": "none", "partner_in_foot": False}
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, False, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, rules=rules)
+    assert "ask" not in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "8s 8h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, rules={"permission": "optional"})
+    assert "ask" in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_red_three_in_the_foot_is_laid_out_and_replaced():
+    """'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'."""
+    g = hpos(hands={0: "Ks Kh Kd"}, feet={0: "3h 4h 4d 5s 5h 5d 6s 6h 6d 7s 7h"}, phase="play",
+             melds={0: ["Qs Qh Qd"]}, stock="8c")
+    act(g, "meld Ks Kh Kd")
+    assert g.red_threes[0] == cards("3h") and g.hand_sizes[0] == 11 and g.hands[0][parse_card("8c")] == 1
