@@ -64,7 +64,8 @@ def variants_info() -> list[dict[str, Any]]:
     from canasta.variants import VARIANTS
 
     out = []
-    for name, cls in sorted(VARIANTS.items()):
+    # Classic first (the start page's default choice), then the others by title
+    for name, cls in sorted(VARIANTS.items(), key=lambda item: (item[0] != "classic", item[1].title)):
         out.append({
             "name": name, "title": cls.title, "description": cls.description,
             "player_counts": list(cls.player_counts), "rules_page": f"/rules/{name}",
