@@ -319,20 +319,6 @@ class IdMeldRules(ClassicIdTurn):
         else:
             self._id_check_meld(action, True)
 
-    def _fail_id(self, raise_error: bool, rule: str, message: str) -> bool:
-        if raise_error:
-            raise IllegalActionError(rule, message)
-        return False
-
-    def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:
-        need: dict[int, int] = {}
-        for c in cards:
-            if not isinstance(c, int) or not 8 <= c < NUM_CODES:
-                return False
-            need[c] = need.get(c, 0) + 1
-        hand = self.hands[seat]
-        return all(hand[c] >= k for c, k in need.items())
-
     def _pile_available(self, side: int) -> bool:
         return self.piles_taken[side] < self.variant.EXTRA_PILES // self.num_sides and bool(self.extra_piles)
 

@@ -429,12 +429,13 @@ class ClassicIdTurn:
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
 
-    def _ct_fail(self, raise_error: bool, rule: str, message: str) -> bool:
+    # shared with the meld-id rules of canasta.engine.idmelds (a subclass)
+    def _fail_id(self, raise_error: bool, rule: str, message: str) -> bool:
         if raise_error:
             raise IllegalActionError(rule, message)
         return False
 
-    def _ct_holds(self, seat: int, cards: tuple[int, ...]) -> bool:
+    def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:
         need: dict[int, int] = {}
         for c in cards:
             if not isinstance(c, int) or not 8 <= c < NUM_CODES:
@@ -444,7 +445,7 @@ class ClassicIdTurn:
         return all(hand[c] >= k for c, k in need.items())
 
     def _ct_check_take(self, action: Action, raise_error: bool) -> bool:
-        f = self._ct_fail
+        f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
         v = self.variant
@@ -469,7 +470,7 @@ class ClassicIdTurn:
                 return f(raise_error, "take-naturals",
                          f"take the pile with two natural cards of the top card's rank ({format_card(top)}): "
                          "'they hold two other natural cards of the same rank to form a new meld with'")
-            if not self._ct_holds(seat, cards):
+            if not self._holds(seat, cards):
                 return f(raise_error, "not-in-hand", "you do not hold those cards")
             new_cards = [top, *cards]
             sevens = self._ct_sevens(side)
@@ -551,13 +552,13 @@ class ClassicIdTurn:
         return "meld-invalid"
 
     def _ct_check_meld(self, action: Action, raise_error: bool) -> bool:
-        f = self._ct_fail
+        f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
         v = self.variant
         if not action.cards:
             return f(raise_error, "no-cards", "name the cards to meld")
-        if not self._ct_holds(seat, action.cards):
+        if not self._holds(seat, action.cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
         m, bad = self._ct_new_meld(action)
         if m is None:
@@ -637,16 +638,16 @@ class ClassicIdTurn:
         a, b = merge_ids(action.target)
         m, rule, why = self._ct_merged(self._sides[self.turn], a, b)
         if m is None:
-            return self._ct_fail(raise_error, rule, why)
+            return self._fail_id(raise_error, rule, why)
         return True
 
     def _ct_check_discard(self, action: Action, raise_error: bool) -> bool:
-        f = self._ct_fail
+        f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
         if len(action.cards) != 1:
             return f(raise_error, "discard-one", "discard exactly one card")
-        if not self._ct_holds(seat, action.cards):
+        if not self._holds(seat, action.cards):
             return f(raise_error, "not-in-hand", "you do not hold that card")
         if self.no_discard:
             return f(raise_error, "no-discard",
