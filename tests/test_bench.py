@@ -179,6 +179,18 @@ def test_soak_leaves_a_game_after_max_game_hands() -> None:
     assert "left after" in render_soak(result)
 
 
+@pytest.mark.parametrize("variant", ["samba", "italian", "bolivian", "brazilian", "chilean", "mille"])
+def test_soak_plays_games_to_their_end_in_every_family(variant: str) -> None:
+    """A game that reaches its target is checked at its end (winner, no legal action left) in
+    the variants outside the Classic class too: the end-of-game check reads ``hands_per_game``,
+    which every variant has (a merge once left it on Classic only, and every finished Samba-family
+    game failed the soak)."""
+    players = 2 if variant == "mille" else 4
+    result = run_soak(variant=variant, players=players, hands=4, seed=1, rules={"target_score": 300})
+    assert result["failure_count"] == 0, render_soak(result)
+    assert result["games_finished"] >= 1
+
+
 def test_soak_with_table_rules() -> None:
     rules = {"wild_limit": "not_more_than_naturals", "stock_out": "end", "black_three_freezes": True}
     result = run_soak(variant="classic", players=4, hands=10, seed=7, rules=rules)

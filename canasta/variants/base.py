@@ -60,6 +60,9 @@ class Variant:
     options: ClassVar[dict[str, Option]] = {}
     #: Rules of a parent variant that this variant fixes (not options of its own): name -> value.
     fixed_rules: ClassVar[dict[str, Any]] = {}
+    #: Hands in a game, where a game is a number of hands rather than a target score (Hand and Foot);
+    #: on the base class because the soak, the scorekeeper and the engine read it for every variant.
+    hands_per_game: int | None = None
 
     def __init__(self, num_players: int, rules: dict[str, Any] | None = None) -> None:
         if num_players not in self.player_counts:

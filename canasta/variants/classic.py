@@ -137,8 +137,6 @@ class Classic(Variant):
     NO_WILD_RANKS: ClassVar[tuple[int, ...]] = ()
     #: A covered upcard is buried in the middle of the stock (Triple Play), not at the bottom (Hand and Foot).
     UPCARD_BURIED_MIDDLE: ClassVar[bool] = False
-    #: Hands in a game, where a game is a number of hands rather than a target score (Hand and Foot).
-    hands_per_game: int | None = None
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
