@@ -553,3 +553,277 @@ def test_red_three_in_the_foot_is_laid_out_and_replaced():
              melds={0: ["Qs Qh Qd"]}, stock="8c")
     act(g, "meld Ks Kh Kd")
     assert g.red_threes[0] == cards("3h") and g.hand_sizes[0] == 11 and g.hands[0][parse_card("8c")] == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Encyclopedia "Variations" as table rules (docs/variants/hand-and-foot.md, "Options")
+
+TAKE_POS = {"hands": {0: "Ks Kh 4s"}, "pile": "4c 4d 5c 5d 6c 6d 7c 8c 9c Kd", "melds": {0: ["Qs Qh Qd"]}}
+
+
+def test_option_no_discards_picked_up():
+    """Encyclopedia: 'No discards may be picked up.' (pile_pickup 'none')"""
+    g = hpos(**TAKE_POS, rules={"pile_pickup": "none"})
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take Ks Kh", "no-pickup")
+    act(g, "draw")
+    assert g.phase == "play"
+
+
+def test_option_pick_up_the_whole_pile():
+    """Encyclopedia: 'Still some variants allow you to pick up a discard, but only if you pick up the whole
+    deck' (pile_pickup 'whole')."""
+    g = hpos(**TAKE_POS, rules={"pile_pickup": "whole"})
+    act(g, "take Ks Kh")
+    assert g.pile == []
+    assert sorted(g.hand_cards(0)) == sorted(cards("4s 4c 4d 5c 5d 6c 6d 7c 8c 9c"))
+
+
+def test_option_whole_pile_only_from_the_foot():
+    """Encyclopedia: 'If a player is currently in their foot, and is able to play the top discard, then they
+    may pick up the entire discard pile instead of drawing two cards from the stock. This is the only method
+    by which discards can be picked up.' (pile_pickup 'foot_whole')"""
+    rules = {"pile_pickup": "foot_whole"}
+    g = hpos(**TAKE_POS, rules=rules)
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take Ks Kh", "pickup-foot-only")
+    g = hpos(**TAKE_POS, rules=rules, in_foot=[True, False, False, False])
+    act(g, "take Ks Kh")
+    assert g.pile == [] and g.hand_sizes[0] == 10
+
+
+def test_option_floating():
+    """Encyclopedia: 'A player currently in their foot may choose to pass, or "float", rather than discard at
+    the end of their turn (the rest of the turn plays as normal). This allows the player to play all but one
+    card but still avoid going out.' (floating)"""
+    pos = {"hands": {0: "Ks Kh Kd 9c", 1: "5c"}, "phase": "play", "melds": {0: ["Qs Qh Qd"]}}
+    g = hpos(**pos, in_foot=[True, False, False, False])
+    assert "end" not in legal_texts(g)
+    assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")  # the books are not made: the 9c must be discarded
+    g = hpos(**pos, in_foot=[True, False, False, False], rules={"floating": True})
+    assert "end" in legal_texts(g)
+    act(g, "meld Ks Kh Kd", "end")
+    assert g.turn == 1 and g.hand_cards(0) == cards("9c") and g.pile == []  # no discard
+    # only from the foot
+    g = hpos(**pos, rules={"floating": True})
+    assert "end" not in legal_texts(g)
+    assert_illegal(g, "end", "end-timing")
+
+
+def test_option_floating_after_permission_is_the_failed_go_out_penalty():
+    """Denexa 'Penalties': 'Not being able to go out after having asked "May I go out?": -100 points' (a
+    float after a yes does not go out)."""
+    g = hpos(hands={0: "Ks Kh Kd 9c", 1: "5c"}, phase="play", melds={0: ["Qs Qh Qd"]},
+             in_foot=[True, False, True, False], rules={"floating": True})
+    act(g, "ask", "yes", "end")
+    assert g.penalties[0] == [("failed_go_out", -100)]
+
+
+def test_option_no_going_out_with_a_black_three():
+    """Encyclopedia: 'Black threes do not count any points and are thus useful only as discards; however, you
+    may not go out with one in your hand.' (black_three_out false: the last card may not be a black three)"""
+    pos = {"hands": {0: "Ks Kh Kd 3c", 2: "8s 8h"}, "in_foot": [True, False, True, False], "phase": "play",
+           "melds": {0: ["Qs Qh Qd"]}, "books": BOOKS, "permission": True, "asked": True}
+    g = hpos(**pos, rules={"black_three_out": False})
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "black three" in err.message
+    act(g, "discard 3c")
+    assert g.turn == 1
+    g = hpos(**{**pos, "hands": {0: "3c", 2: "8s 8h"}}, rules={"black_three_out": False})
+    assert_illegal(g, "discard 3c", "cannot-go-out")
+    g = hpos(**pos)  # the default (Denexa): a black three may be the last discard
+    act(g, "meld Ks Kh Kd", "discard 3c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_option_red_threes_held_count_against():
+    """Encyclopedia: 'Red threes count 300 to 500 points each against you, the amount depending on local
+    variation, if you hold any in your hand (or foot) when a team goes out.' (red_three_held)"""
+    g = hpos(hands={0: "Ks Kh Kd 9c", 1: "Ac", 3: "8s"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books=BOOKS, red_threes={0: "3h"},
+             feet={1: "3d", 3: "4c"}, permission=True, asked=True, rules={"red_three_held": 300})
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    it = g.hand_results[-1]["sides"]
+    assert it[0]["items"]["red_threes"] == 100  # laid out: red_three_value
+    assert it[1]["items"]["cards_in_hand"] == -(20 + 10 + 300 + 5)
+
+
+@pytest.mark.parametrize(("clean", "dirty", "wild", "books", "ok"), [
+    (2, 3, 0, ["4s 4h 4d 4c 4s 4h 4d", "5s 5h 5d 5c 5s 5h 5d", "6s 6h 6d 6c 2s 6h 6d", "7s 7h 7d 7c 2s 7h 7d",
+               "8s 8h 8d 8c 2d 8h 8d"], True),
+    (2, 3, 0, ["4s 4h 4d 4c 4s 4h 4d", "5s 5h 5d 5c 5s 5h 5d", "6s 6h 6d 6c 2s 6h 6d", "7s 7h 7d 7c 2s 7h 7d",
+               "JK JK 2h 2d 2c JK JK"], False),
+    (3, 2, 0, ["4s 4h 4d 4c 4s 4h 4d", "5s 5h 5d 5c 5s 5h 5d", "6s 6h 6d 6c 2s 6h 6d", "7s 7h 7d 7c 2s 7h 7d",
+               "8s 8h 8d 8c 8s 8h 8d"], True),
+    (1, 1, 1, ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d", "JK JK 2h 2d 2c JK JK"], True),
+    (1, 1, 1, ["4s 4h 4d 4c 4s 4h 4d", "5s 5h 5d 5c 5s 5h 5d", "JK JK 2h 2d 2c JK JK"], False),
+])
+def test_red_and_black_canastas_to_go_out(clean, dirty, wild, books, ok):
+    """Encyclopedia: 'The number of canastas required to go out varies. It can be at least two red and at least
+    three black, or at least two black and at least three red canastas. Some variants allow a wildcard canasta,
+    and then the requirement can be at least one black canasta, at least one red canasta, and a wild card
+    canasta.' With 'In many variations, there are "dirty" canastas (represented by a black card, dirty meaning
+    having one or more wild card) and "clean" (represented by a red card ...)': red is clean_books, black is
+    dirty_books."""
+    g = hpos(hands={0: "Ks Kh Kd 9c", 2: "9s 9h"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: books}, permission=True, asked=True,
+             rules={"clean_books": clean, "dirty_books": dirty, "wild_books": wild})
+    if ok:
+        act(g, "meld Ks Kh Kd", "discard 9c")
+        assert g.hand_results[-1]["went_out"] == 0
+    else:
+        assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+
+
+def test_singles_one_red_and_one_black_canasta():
+    """Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is one red
+    canasta and one black canasta.'"""
+    rules = {"clean_books": 1, "dirty_books": 1, "wild_books": 0}
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]}, rules=rules)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_option_unlimited_black_canastas():
+    """Encyclopedia: 'A red canasta can contain no more than 7 cards, while a black canasta can grow to
+    unlimited size as long as the number of natural cards exceeds the number of wild cards. Wild cards may be
+    added to black canastas even after 7 cards have been established, so long as the number of natural cards
+    exceeds the number of wild cards.' (black_unlimited)"""
+    rules = {"black_unlimited": True, "clean_books": 1, "dirty_books": 1, "wild_books": 0}
+    g = hpos(hands={0: "Ks Kh 2c 2d 2h 2s JK Qc 4s 5s 6s 7s 8s"}, phase="play",
+             melds={0: ["Ks Kd Kc Kh 2s", "Qs Qh Qd Qc Qs Qh"]}, rules=rules)
+    act(g, "add Ks", "add Kh")
+    assert g.melds[0][13].size == 7 and g.books[0] == []  # a black canasta stays open
+    assert g.observation(0)["books_ready"][0] is False
+    act(g, "add Qc")  # a red canasta closes at seven
+    assert 12 not in g.melds[0] and len(g.books[0]) == 1
+    assert g.observation(0)["books_ready"][0] is True  # the open black canasta counts
+    act(g, "add K 2c", "add K 2d", "add K 2h", "add K 2s")
+    assert g.melds[0][13].size == 11 and g.melds[0][13].wilds == 5
+    assert_illegal(g, "add K JK", "wild-limit")  # six wild cards to six natural ones
+    # without the option a pile closes at seven
+    g = hpos(hands={0: "Ks Kh 2c 4s"}, phase="play", melds={0: ["Ks Kd Kc Kh 2s"]})
+    act(g, "add Ks", "add Kh")
+    assert 13 not in g.melds[0] and len(g.books[0]) == 1
+
+
+def test_option_unlimited_black_canasta_scores_as_a_dirty_pile():
+    """Encyclopedia (black_unlimited): the black canasta of more than seven cards is still one black
+    (dirty) canasta: Denexa 'Dirty piles: 300 points each', its cards at their values."""
+    rules = {"black_unlimited": True, "clean_books": 0, "dirty_books": 1, "wild_books": 0}
+    g = hpos(hands={0: "Ks 9c", 1: "5c"}, in_foot=[True, False, True, False], phase="play",
+             melds={0: ["Ks Kd Kc Kh 2s Kh Kd 2c"]}, permission=True, asked=True, rules=rules)
+    act(g, "add Ks", "discard 9c")
+    it = g.hand_results[-1]["sides"][0]["items"]
+    assert it["mixed_canastas"] == 300 and it["melded_cards"] == 7 * 10 + 2 * 20
+
+
+def test_option_ask_from_the_hand():
+    """Encyclopedia: 'some versions require asking for and receiving your partner's permission before going
+    out' (ask_in_hand: the question may come before the foot, to play out the hand and the foot in one turn)."""
+    pos = {"hands": {0: "Ks Kh Kd", 2: "8s 8h"}, "feet": {0: "5s 5h 5d"}, "in_foot": [False, False, True, False],
+           "phase": "play", "melds": {0: ["Qs Qh Qd"]}, "books": BOOKS}
+    g = hpos(**pos)
+    assert "ask" not in legal_texts(g)
+    g = hpos(**pos, rules={"ask_in_hand": True})
+    act(g, "ask", "yes", "meld Ks Kh Kd")
+    assert g.in_foot[0] and g.hand_sizes[0] == 3
+    act(g, "meld 5s 5h 5d")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_option_self_deal_exact_22_bonus():
+    """Denexa: 'Each player takes a small portion of one of the stocks and deals two piles of eleven cards face
+    down in front of them. If a player managed to pull exactly 22 cards from the stock, they immediately score a
+    100-point bonus. Otherwise, any excess cards are returned to the stock.' (self_deal: the pull is 22 + e,
+    e in -2..2 with weights 1, 2, 3, 2, 1 from the deal's seeded chance)"""
+    seen = set()
+    for seed in range(6):
+        g = Game(V, 4, seed, {"self_deal": True})
+        plain = Game(V, 4, seed)
+        pulls = g.deals[0]["pulls"]
+        assert all(20 <= p <= 24 for p in pulls)
+        seen.update(pulls)
+        assert g.deals[0]["hands"] == plain.deals[0]["hands"] and g.feet == plain.feet  # the same cards
+        assert Game(V, 4, seed, {"self_deal": True}).deals[0]["pulls"] == pulls  # seeded
+        for side in range(2):
+            exact = sum(1 for s in (side, side + 2) if pulls[s] == 22)
+            assert g.penalties[side] == [("exact_deal", 100)] * exact
+        rng = random.Random(seed)
+        while not g.hand_results:
+            g.apply(rng.choice(g.legal_actions()))
+        for side in range(2):
+            exact = sum(1 for s in (side, side + 2) if pulls[s] == 22)
+            assert g.hand_results[0]["sides"][side]["items"].get("exact_deal", 0) == 100 * exact
+    assert 22 in seen and len(seen) > 2
+    assert "pulls" not in Game(V, 4, 0).deals[0]
+
+
+def test_option_hand_with_the_lowest_bottom_card():
+    """Encyclopedia: 'Each player is dealt a hand of 11 and a second hand of 13, usually referred to as the
+    "hand" and the "foot", respectively. The hand with the lowest bottom card is played first.'
+    (hand_choice 'lowest_bottom': the bottom card is each pile's first card dealt)"""
+    swapped = kept = 0
+    for seed in range(4):
+        rules = {"hand_size": 11, "foot_size": 13}
+        plain = Game(V, 4, seed, rules)
+        g = Game(V, 4, seed, {**rules, "hand_choice": "lowest_bottom"})
+        for seat in range(4):
+            hand, foot = plain.deals[0]["hands"][seat], plain.feet[seat]
+            if foot[0] >> 2 < hand[0] >> 2:
+                assert g.deals[0]["hands"][seat] == foot and g.feet[seat] == hand
+                swapped += 1
+            else:
+                assert g.deals[0]["hands"][seat] == hand and g.feet[seat] == foot
+                kept += 1
+        assert g.card_count() == len(g.variant.deck())
+    assert swapped and kept
+
+
+def test_three_or_four_teams_of_two():
+    """Encyclopedia: 'played by teams of two players (usually two teams, but it also works with three or four
+    teams). The number of decks used is typically one more than the number of players'."""
+    for players, sides in ((6, 3), (8, 4)):
+        g = Game(V, players, 0)
+        v = g.variant
+        assert v.num_sides == sides and len(v.deck()) == (players + 1) * 54
+        assert [v.side_of(s) for s in range(players)] == [s % sides for s in range(players)]
+        assert [v.partner_of(s) for s in range(players)] == [(s + sides) % players for s in range(players)]
+        assert len(g.scores) == sides and len(g.books) == sides
+
+
+NON_DEFAULT = [
+    {"pile_pickup": "none", "floating": True},
+    {"pile_pickup": "whole", "black_three_out": False, "red_three_held": 500},
+    {"pile_pickup": "foot_whole", "ask_in_hand": True, "permission": "optional"},
+    {"black_unlimited": True, "clean_books": 2, "dirty_books": 3, "wild_books": 0},
+    {"self_deal": True, "hand_choice": "lowest_bottom", "hand_size": 11, "foot_size": 13, "floating": True},
+]
+
+
+@pytest.mark.parametrize("rules", NON_DEFAULT)
+@pytest.mark.parametrize("players", [4, 6])
+def test_basic_and_random_players_under_the_options(rules, players):
+    """The basic player and random play stay legal under the table rules (every action checked)."""
+    for seed in range(2):
+        g = Game(V, players, seed, {**rules, "hands_per_game": 1})
+        rng = random.Random(seed)
+        basic = BasicPlayer(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            assert legal
+            a = basic.choose(g.observation(g.actor), legal) if seed == 0 else rng.choice(legal)
+            g.apply(a)
+            assert g.card_count() == len(g.variant.deck())
+        h = Game.from_json(g.to_json())
+        assert h.to_json() == g.to_json()
+
+
+def test_soak_under_the_options():
+    """A short soak (every invariant at every step) under the non-default table rules."""
+    from canasta.soak import run_soak
+
+    for rules in NON_DEFAULT:
+        result = run_soak(variant=V, hands=2, seed=0, rules=rules)
+        assert result["failures"] == [] and result["hands"] >= 2

@@ -13,7 +13,8 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
   Books closed while the side is still below its opening minimum go back to the hand
   with a retract.
 - **The pile** is taken by melding its top card with two cards from the hand (a wild
-  top card needs two more of its kind); the top ``PILE_TAKE`` cards are taken.
+  top card needs two more of its kind); the top ``pile_take`` cards are taken (table rule
+  ``pile_pickup``: seven, the whole pile, the whole pile in the foot only, or never).
 - **Going out** needs the variant's books (``book_kind``), the player in the foot, the
   partner in the foot (``partner_in_foot``) and, by ``permission``, a yes to "may I go out?".
 - Minimums go by the hand's number (``round_minimum``); the game ends after
@@ -22,6 +23,7 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from canasta.cards import JOKER, format_card, format_rank, is_black_three, sort_key
@@ -107,13 +109,18 @@ class FootRules:
         raise NotImplementedError
 
     hand_no: int
+    seed: int | str
+    dealer: int
+    deals: list[dict[str, Any]]
+    penalties: list[list[tuple[str, int]]]
 
     def _ft_round_minimum(self) -> int:
         """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``)."""
         return int(self.variant.round_minimum(self.hand_no))
 
     # ----------------------------------------------------------------- deal
-    def _ft_deal_feet(self) -> None:
+    def _ft_deal_feet(self, dealt: list[list[int]]) -> None:
+        """Knees and feet after the hands (``dealt``: each seat's hand in the order dealt)."""
         v = self.variant
         n = self.num_players
         # Triple Play: 'deal out a thirteen-card knee pile for each player, and an eleven-card foot pile'
@@ -123,6 +130,43 @@ class FootRules:
         self.feet = [[self.stock.pop() for _ in range(v.foot_size)] for _ in range(n)]
         self.in_foot = [False] * n
         self.books = [[] for _ in range(self.num_sides)]
+        if v.hand_choice == "lowest_bottom":
+            # Encyclopedia: 'The hand with the lowest bottom card is played first.' The bottom card of a pile
+            # dealt face down is its first card; ranks go 2 (lowest) ... K, A, joker; a tie keeps the deal.
+            for seat in range(n):
+                hand, foot = dealt[seat], self.feet[seat]
+                if hand and foot and foot[0] >> 2 < hand[0] >> 2:
+                    counts = self.hands[seat]
+                    for c in hand:
+                        counts[c] -= 1
+                    for c in foot:
+                        counts[c] += 1
+                    self.feet[seat] = list(hand)
+                    dealt[seat] = list(foot)
+                    self.hand_sizes[seat] = len(foot)
+
+    def _ft_after_deal(self) -> None:
+        """Denexa's self-deal (option self_deal): 'Each player takes a small portion of one of the stocks and
+        deals two piles of eleven cards ... If a player managed to pull exactly 22 cards from the stock, they
+        immediately score a 100-point bonus. Otherwise, any excess cards are returned to the stock.'
+
+        The deal's chance (seeded by the game's seed and the hand's number) decides each stack: hand_size +
+        foot_size + e cards, e in -2..2 with weights 1, 2, 3, 2, 1 (an exact pull one time in three). The
+        cards each player ends with are those of the exact deal (an excess goes back on the stock, a shortfall
+        is drawn from it), so only the record (``pulls`` in the deal) and the bonus change."""
+        v = self.variant
+        if not v.self_deal:
+            return
+        n = self.num_players
+        rng = random.Random(f"{self.seed}/{self.hand_no}/self-deal")
+        need = v.hand_size + v.foot_size
+        pulls = [0] * n
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n  # 'Each player in turn, starting with the one to the dealer's left'
+            pulls[seat] = need + rng.choices((-2, -1, 0, 1, 2), weights=(1, 2, 3, 2, 1))[0]
+            if pulls[seat] == need:
+                self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
+        self.deals[-1]["pulls"] = pulls
 
     def _ft_knee_taken(self, seat: int) -> bool:
         return self.variant.knee_size > 0 and self.in_knee[seat]
@@ -162,7 +206,15 @@ class FootRules:
             out = [a for a in out if a.kind != "discard"]
             if pending_ok:
                 out.append(Action("end"))
+        elif self._ft_floats() and pending_ok:
+            out.append(Action("end"))
         return out
+
+    def _ft_floats(self) -> bool:
+        """Encyclopedia (option floating): 'A player currently in their foot may choose to pass, or "float",
+        rather than discard at the end of their turn'."""
+        return bool(self.variant.floating) and self.in_foot[self.turn] and not self.no_discard \
+            and self.phase == "play"
 
     def _ft_pick_up_foot(self, seat: int) -> None:
         """'When a player has exhausted their hand, they may then pick up their foot pile and play with it.'"""
@@ -188,7 +240,8 @@ class FootRules:
         """'A meld of seven cards is called a pile ... once a pile has been completed, a new meld of the
         same rank can be established.'"""
         melds = self.melds[side]
-        full = [r for r, m in melds.items() if m.size >= self.variant.MELD_MAX]
+        v = self.variant
+        full = [r for r, m in melds.items() if m.size >= v.MELD_MAX and v.closes(r, m.wilds)]
         for r in full:
             m = melds.pop(r)
             self.books[side].append((r, list(m.cards)))
@@ -211,6 +264,11 @@ class FootRules:
                 # they may simply pick up their foot at that time and continue their turn.'
                 self._ft_pick_up_foot(seat)
 
+    def _ft_grows(self, naturals: int, wilds: int) -> bool:
+        """May a meld pass seven cards? Encyclopedia (option black_unlimited): 'a black canasta can grow to
+        unlimited size as long as the number of natural cards exceeds the number of wild cards'."""
+        return bool(self.variant.black_unlimited) and wilds > 0 and naturals > wilds
+
     def _ft_retract_books(self, seat: int) -> None:
         """An opening below the minimum taken back: books closed this turn go back to the hand too."""
         side = self._sides[seat]
@@ -222,16 +280,15 @@ class FootRules:
             self.known[seat].extend(cards)
         self.books[side] = []
 
-    def _ft_book_counts(self, side: int) -> dict[str, int]:
-        v = self.variant
-        counts = {"clean": 0, "dirty": 0, "wild": 0}
-        for r, cards in self.books[side]:
-            counts[v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)] += 1
-        return counts
-
-    def _ft_books(self, side: int) -> list[tuple[int, int]]:
-        """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards)."""
-        return [(r, 0 if r == WILD_RANK else sum(1 for c in cards if _is_wild(c))) for r, cards in self.books[side]]
+    def _ft_books(self, side: int, skip_open: int | None = None) -> list[tuple[int, int]]:
+        """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards), and of each
+        black canasta still open (option black_unlimited: seven cards or more, not closed), but for the
+        rank ``skip_open``."""
+        out = [(r, 0 if r == WILD_RANK else sum(1 for c in cards if _is_wild(c))) for r, cards in self.books[side]]
+        if self.variant.black_unlimited:
+            out += [(r, m.wilds) for r, m in self.melds[side].items()
+                    if m.size >= self.variant.MELD_MAX and r != skip_open]
+        return out
 
     # ------------------------------------------------------------- going out
     def _ft_may_ask(self) -> bool:
@@ -239,14 +296,18 @@ class FootRules:
         seat = self.turn
         if self.asked or self._partners[seat] is None or v.permission == "none" or self.no_discard:
             return False
-        return self.in_foot[seat]
+        # Encyclopedia (option ask_in_hand): the question is not tied to the foot
+        return self.in_foot[seat] or v.ask_in_hand
 
-    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0) -> str | None:
+    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0,
+                           black_threes: int | None = None) -> str | None:
         """Why the player may not empty the hand now (None: they may). ``book`` is (rank, wild cards)
         of a meld the action completes; ``left`` the cards it leaves (1: the last would be discarded,
         -1: the last card discarded)."""
         v = self.variant
         seat = self.turn
+        if black_threes is None:  # black threes never meld: any in hand stay in it
+            black_threes = self.hands[seat][12] + self.hands[seat][15]
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
@@ -256,6 +317,8 @@ class FootRules:
             return None  # playing out the hand (or knee): the knee or foot comes next
         if left == 1 and self._ft_knocks():
             return None  # Triple Play: no discard after a pile take, so one card may stay in hand
+        if left == 1 and v.floating:
+            return None  # Encyclopedia 'float': the last card may stay in hand, the turn ending without a discard
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         partner = self._partners[seat]
@@ -265,12 +328,15 @@ class FootRules:
                         "to go out (Denexa 'Going out')")
             if v.permission == "required" and self.permission is not True:
                 return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
-        books = self._ft_books(side)
+        books = self._ft_books(side, skip_open=book[0] if book is not None else None)
         if book is not None:
             books.append((book[0], 0 if book[0] == WILD_RANK else book[1]))
         why: str | None = v.books_problem(books)
         if why:
             return f"{why}, so you must keep a card"
+        if left in (1, -1) and not v.black_three_out and black_threes:
+            return ("you may not go out with a black three in your hand (Encyclopedia): the card left to discard "
+                    "would be one")
         return None
 
     # ------------------------------------------------------------------ pile
@@ -305,6 +371,11 @@ class FootRules:
         seat = self.turn
         side = self._sides[seat]
         f = self._fail
+        if v.pile_pickup == "none":
+            return f(raise_error, "no-pickup", "no discards may be picked up (Encyclopedia, table rule pile_pickup)")
+        if v.pile_pickup == "foot_whole" and not self.in_foot[seat]:
+            return f(raise_error, "pickup-foot-only", "only a player currently in their foot may pick up the "
+                     "discard pile (Encyclopedia, table rule pile_pickup)")
         if self.pile_barred:
             return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
         if not self.pile:
@@ -343,14 +414,14 @@ class FootRules:
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
             wilds = (meld.wilds if meld is not None else 0) + 2 - len(nats)
             size = naturals + wilds
-            if size > v.MELD_MAX:
+            if size > v.MELD_MAX and not self._ft_grows(naturals, wilds):
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
                          "your two cards do not fit on your meld of that rank")
-            if wilds > v.max_wilds(naturals) or (wilds and rank in v.NO_WILD_RANKS):
+            if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
                 return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
                          "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
                          "(Triple Play)")
-        rest = min(v.PILE_TAKE - 1, len(self.pile) - 1)
+        rest = min(v.pile_take - 1, len(self.pile) - 1)
         after = self.hand_sizes[seat] - 2 + rest
         if not self.opened[side]:
             from canasta.engine.game import _max_meld_value
@@ -365,7 +436,8 @@ class FootRules:
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - 2  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after)
+            b3 = hand[12] + hand[15] + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1] if is_black_three(c))
+            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
@@ -397,7 +469,7 @@ class FootRules:
         self.phase = "play"
         self.drawn = True
         self.took_pile = True
-        k = min(v.PILE_TAKE - 1, len(self.pile))
+        k = min(v.pile_take - 1, len(self.pile))
         rest = self.pile[len(self.pile) - k:]
         self.pile = self.pile[:len(self.pile) - k]
         self.frozen = False

@@ -231,7 +231,7 @@ class Game(IdMeldRules, FootRules):
                 dealt[seat].append(c)
         self.hand_sizes = [v.hand_size] * n
         if self._feet:
-            self._ft_deal_feet()
+            self._ft_deal_feet(dealt)
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
@@ -265,6 +265,8 @@ class Game(IdMeldRules, FootRules):
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
                            "replacements": replacements})
+        if self._feet:
+            self._ft_after_deal()
         self.hand_over = False
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
@@ -701,7 +703,7 @@ class Game(IdMeldRules, FootRules):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
-            if self._feet and self._ft_knocks() and not self.no_discard:
+            if self._feet and ((self._ft_knocks() and not self.no_discard) or self._ft_floats()):
                 if not self._pending_met(self._sides[self.turn]):
                     raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
                 return
@@ -968,7 +970,7 @@ class Game(IdMeldRules, FootRules):
                 counts = (counts[0], counts[1] - 1)
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
-        if new_size > self._meld_max:
+        if new_size > self._meld_max and not (self._feet and self._ft_grows(nat, w)):
             return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
                      "(Denexa 'Hand and Foot')")
         if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
@@ -1084,6 +1086,11 @@ class Game(IdMeldRules, FootRules):
         elif kind == END:
             if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
                 self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
+            elif self._feet and self._ft_floats():
+                if self.permission is True:  # Denexa: 'Not being able to go out after having asked'
+                    side = self._sides[seat]
+                    self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
+                self._next_turn()  # Encyclopedia: the player 'floats' rather than discarding
             else:
                 self._end_hand(None)
         if got:

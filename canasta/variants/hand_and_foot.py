@@ -89,6 +89,43 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
     Option("hands_per_game", 4, "hands in a game (the minimum of the fourth applies to any later hand)",
            "Denexa: 'The game ends after four hands have been played.'"),
+    Option("pile_pickup", "seven", "taking the discard pile: 'seven' (the top seven cards, Denexa), 'none' (never), "
+           "'whole' (the whole pile) or 'foot_whole' (the whole pile, by a player in the foot only)",
+           "Denexa: 'the top seven cards of the discard pile'; Encyclopedia: 'No discards may be picked up. Some "
+           "variants allow picking up discards with a natural pair, but a player may take at most seven cards from "
+           "the discard pile. Still some variants allow you to pick up a discard, but only if you pick up the whole "
+           "deck' / 'If a player is currently in their foot, and is able to play the top discard, then they may "
+           "pick up the entire discard pile ... This is the only method by which discards can be picked up.'",
+           ("seven", "none", "whole", "foot_whole")),
+    Option("floating", False, "a player in the foot may end the turn without discarding ('float')",
+           "Encyclopedia: 'A player currently in their foot may choose to pass, or \"float\", rather than discard "
+           "at the end of their turn (the rest of the turn plays as normal).'"),
+    Option("black_three_out", True, "the last card discarded to go out may be a black three",
+           "Encyclopedia: 'Black threes ... are thus useful only as discards; however, you may not go out with one "
+           "in your hand.'"),
+    Option("red_three_held", 0, "points against a side for each red three in an unplayed foot (0: the same as "
+           "red_three_value)", "Encyclopedia: 'Red threes count 300 to 500 points each against you, the amount "
+           "depending on local variation, if you hold any in your hand (or foot) when a team goes out.'",
+           (0, 300, 400, 500)),
+    Option("ask_in_hand", False, "'May I go out?' may be asked by a player still in the hand (not only in the foot)",
+           "Encyclopedia: 'some versions require asking for and receiving your partner's permission before going "
+           "out' (the question is not tied to the foot there)"),
+    Option("black_unlimited", False, "a dirty (black) canasta stays open past seven cards while its natural "
+           "cards outnumber its wild cards; a clean (red) one closes at seven",
+           "Encyclopedia: 'A red canasta can contain no more than 7 cards, while a black canasta can grow to "
+           "unlimited size as long as the number of natural cards exceeds the number of wild cards.'"),
+    Option("self_deal", False, "each player pulls a stack from the stock to deal their own hand and foot: "
+           "the stack is hand_size + foot_size + e cards, e drawn from the deal's seeded chance "
+           "(-2..2 with weights 1, 2, 3, 2, 1); an exact stack scores exact_deal_bonus for the side",
+           "Denexa: 'Each player takes a small portion of one of the stocks and deals two piles of eleven cards ... "
+           "If a player managed to pull exactly 22 cards from the stock, they immediately score a 100-point "
+           "bonus. Otherwise, any excess cards are returned to the stock.'"),
+    Option("exact_deal_bonus", 100, "bonus for pulling exactly the cards of hand and foot (with self_deal)",
+           "Denexa: 'they immediately score a 100-point bonus'; Encyclopedia: 'If the player drew exactly 22 "
+           "cards, their team scores 100 bonus points.'"),
+    Option("hand_choice", "dealt", "which of the two dealt piles is the hand: 'dealt' (the first pile) or "
+           "'lowest_bottom' (the pile whose bottom card is lower; the other is the foot)",
+           "Encyclopedia: 'The hand with the lowest bottom card is played first.'", ("dealt", "lowest_bottom")),
 ]}
 
 
@@ -99,7 +136,9 @@ class HandAndFoot(Classic):
         "North America's family canasta: five packs, an 11-card hand and an 11-card foot each, two-card draws, "
         "piles that close at seven, and two clean, two dirty and one wild pile to go out; four hands a game."
     )
-    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    #: 4: two partnerships; 6 and 8: three or four teams of two (Encyclopedia: 'played by teams of two players
+    #: (usually two teams, but it also works with three or four teams)'); 2 and 3: players alone
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 6, 8)
     options: ClassVar[dict[str, Option]] = HAND_AND_FOOT_OPTIONS
     fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
 
@@ -124,6 +163,16 @@ class HandAndFoot(Classic):
     NATURAL_CANASTA: ClassVar[int] = 500
     MIXED_CANASTA: ClassVar[int] = 300
 
+    @property
+    def num_sides(self) -> int:
+        """Teams of two: seats s and s + players/2 are partners (4, 6 or 8 players); 2 or 3 play alone."""
+        return self.num_players // 2 if self.num_players >= 4 else self.num_players
+
+    def partner_of(self, seat: int) -> int | None:
+        if self.num_players >= 4:
+            return (seat + self.num_players // 2) % self.num_players
+        return None
+
     def player_default(self, key: str) -> Any:
         if key in self.fixed_rules:
             return self.fixed_rules[key]
@@ -141,6 +190,21 @@ class HandAndFoot(Classic):
         self.partner_in_foot: bool = r["partner_in_foot"]
         self.permission: str = r["permission"]
         self.hands_per_game = r["hands_per_game"]
+
+        def opt(key: str) -> Any:  # options Hand and Foot offers and Triple Play does not
+            return r.get(key, HAND_AND_FOOT_OPTIONS[key].default)
+
+        self.pile_pickup: str = opt("pile_pickup")
+        #: cards taken from the pile with its top card (all of them: 'whole'; none may be taken: 'none')
+        self.pile_take: int = {"seven": self.PILE_TAKE, "none": 0}.get(self.pile_pickup, 1 << 30)
+        self.floating: bool = opt("floating")
+        self.black_three_out: bool = opt("black_three_out")
+        self.ask_in_hand: bool = opt("ask_in_hand")
+        self.black_unlimited: bool = opt("black_unlimited")
+        self.self_deal: bool = opt("self_deal")
+        self.exact_deal_bonus: int = opt("exact_deal_bonus")
+        self.hand_choice: str = opt("hand_choice")
+        red_held = opt("red_three_held")
         if self.hands_per_game < 1:
             raise OptionError("hands_per_game must be at least 1")
         if min(self.clean_books, self.dirty_books, self.wild_books) < 0:
@@ -151,10 +215,11 @@ class HandAndFoot(Classic):
             if rank == 8 and r["eights_five"]:
                 values[code] = 5
             elif rank == 3:
-                values[code] = r["red_three_value"] if code in (13, 14) else r["black_three_value"]
+                # an unplayed red three counts red_three_held against (Encyclopedia), else red_three_value
+                values[code] = (red_held or r["red_three_value"]) if code in (13, 14) else r["black_three_value"]
         self.values = values
-        if not 2 <= self.decks <= 8:
-            raise OptionError("decks must be 2 to 8")
+        if not 2 <= self.decks <= 10:
+            raise OptionError("decks must be 2 to 10")
         if self.num_players * (self.hand_size + self.foot_size) + 20 > len(self.deck()):
             raise OptionError("those hands and feet leave too few cards for a stock")
 
@@ -175,7 +240,26 @@ class HandAndFoot(Classic):
     def wild_capacity(self, naturals: int, wilds: int, is_canasta: bool) -> int:
         """'no more than one wild card in a meld of three, four, or five cards and no more than two in a
         meld of six or seven': how many more wild cards a meld with these counts may take."""
-        return max(0, self.max_wilds(naturals) - wilds)
+        if not self.black_unlimited:
+            return max(0, self.max_wilds(naturals) - wilds)
+        k = 0
+        while self.wilds_ok(naturals, wilds + k + 1):
+            k += 1
+        return k
+
+    def wilds_ok(self, naturals: int, wilds: int) -> bool:
+        """May a meld of ``naturals`` natural and ``wilds`` wild cards stand? Denexa's 'no more than one wild
+        card in a meld of three, four, or five cards and no more than two in a meld of six or seven'; past
+        seven (option black_unlimited) 'as long as the number of natural cards exceeds the number of wild cards'."""
+        size = naturals + wilds
+        if size <= 7:
+            return wilds <= (1 if size <= 5 else 2)
+        return self.black_unlimited and wilds > 0 and naturals > wilds
+
+    def closes(self, rank: int, wilds: int) -> bool:
+        """Does a meld of seven cards close into a pile? Always, except a dirty (black) canasta with the
+        option black_unlimited: 'a black canasta can grow to unlimited size'."""
+        return not (self.black_unlimited and rank != 1 and wilds > 0)
 
     @staticmethod
     def max_wilds(naturals: int) -> int:
@@ -223,10 +307,10 @@ class HandAndFoot(Classic):
         return "dirty" if wilds else "clean"
 
     def meld_problem(self, cards: list[int]) -> str | None:
-        if len(cards) > 7:
-            return "a pile cannot contain more than seven cards"
         wild = [c for c in cards if c == JOKER or rank_of(c) == 2]
         nat = [c for c in cards if c not in wild]
+        if len(cards) > 7 and not (self.black_unlimited and nat and wild and len(nat) > len(wild)):
+            return "a pile cannot contain more than seven cards"
         if nat and all(rank_of(c) == 3 for c in nat) and any(c in (12, 15) for c in nat):
             return "black 3s cannot be melded"
         if nat and len({rank_of(c) for c in nat}) == 1 and rank_of(nat[0]) != 3:
@@ -234,7 +318,7 @@ class HandAndFoot(Classic):
                 return "a meld needs at least three cards"
             if len(nat) < 2:
                 return "a meld must contain at least two natural cards"
-            if len(wild) > self.max_wilds(len(nat)):
+            if not self.wilds_ok(len(nat), len(wild)):
                 return "no more than one wild card in a meld of three to five cards, two in a meld of six or seven"
             return None
         return super().meld_problem(cards)
