@@ -827,3 +827,29 @@ def test_soak_under_the_options():
     for rules in NON_DEFAULT:
         result = run_soak(variant=V, hands=2, seed=0, rules=rules)
         assert result["failures"] == [] and result["hands"] >= 2
+
+
+def test_scorekeeper_real_card_penalties_and_the_exact_deal_bonus():
+    """Denexa 'Penalties': 'Attempting to go out anyway when a partner says no: -100 points.' / 'Attempting to
+    draw from the discard pile when unable to use the upcard: -50 points.' (the engine refuses both actions;
+    with real cards the scorekeeper takes them as penalties) and 'If a player managed to pull exactly 22 cards
+    from the stock, they immediately score a 100-point bonus' (a bonus)."""
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "hand-and-foot-score.json").read_text())
+    before = [t["total"] for t in score_input(data)["teams"]]
+    data["teams"][0]["bonuses"] = {"exact_deal": 100}
+    data["teams"][1]["penalties"] = {"went_out_after_no": -100, "upcard_unusable": -50}
+    out = score_input(data)
+    assert [t["total"] for t in out["teams"]] == [before[0] + 100, before[1] - 150]
+    assert out["teams"][1]["items"]["went_out_after_no"] == -100
+    assert out["teams"][1]["items"]["upcard_unusable"] == -50
+    assert out["teams"][0]["items"]["exact_deal"] == 100
+    sheet = render_sheet(data, out)
+    assert "Went out after no" in sheet and "Exact deal" in sheet
+    data["teams"][1]["penalties"] = {"upcard_unusable": 50}  # a penalty is negative
+    with pytest.raises(ScoreInputError):
+        score_input(data)

@@ -204,3 +204,54 @@ def test_options():
     with pytest.raises(OptionError):
         Game(V, 2, 0)
     assert len(Game(V, 4, 0, {"decks": 7}).variant.deck()) == 7 * 54
+
+
+def test_golden_triple_play_record():
+    """The golden record tests/data/triple-play-4p-seed1.txt (a whole game of BasicPlayers: four hands, each
+    ended by a player going out, knees and feet picked up on the way) replays, re-exports byte for byte, and
+    rescores: 'The partnership with the highest score at the end of four hands is the winner.'"""
+    from pathlib import Path
+
+    from canasta.record import export_record, replay_command, replay_record
+
+    path = Path(__file__).parent / "data" / "triple-play-4p-seed1.txt"
+    text = path.read_text()
+    g = replay_record(text)
+    assert export_record(g, date="2026.11.23") == text
+    assert [r["went_out"] for r in g.hand_results] == [0, 3, 2, 2]
+    assert g.is_over and g.winner == 0 and g.scores == [73710, 60945]
+    for result in g.hand_results:
+        for s in result["sides"]:
+            assert s["total"] == sum(s["items"].values())
+    summary = replay_command(text).splitlines()
+    assert "1130 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 73710 to 60945"
+
+
+def test_scorekeeper_triple_play_knee_foot_and_reminder_penalty():
+    """Denexa 'Triple Play': 'Unplayed red 3s have a value of -500 points each; unplayed black 3s are -100
+    points each' (knee and foot cards go in 'hands'); '7s: 5,000 points per canasta. 5s: 3,000 per canasta.
+    Wild cards: 2,500 points per canasta. Natural canastas: 500 points per canasta. Mixed canastas: 300 points
+    per canasta. Red 3s: 100 points each ... Going out: 200 points.'; and 'Nobody can remind them to do so;
+    anyone who does is subject to a stiff 1,000-point penalty!' (a scorekeeper penalty entry)."""
+    import json
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "triple-play-score.json").read_text())
+    out = score_input(data)
+    we, they = out["teams"][0]["items"], out["teams"][1]["items"]
+    # melded 7s 35 + 5s 35 + wild 230 + Ks 70 + 9s 80 + Qs 30 = 480; canastas 5000 + 3000 + 2500 + 500 + 300
+    assert we["melded_cards"] == 480 and we["natural_canastas"] == 8500
+    assert we["wild_canastas"] == 2500 and we["mixed_canastas"] == 300
+    assert we["red_threes"] == 200 and we["going_out"] == 200 and we["cards_in_hand"] == -5
+    assert we["knee_reminder"] == -1000
+    assert out["teams"][0]["total"] == 11175
+    # a knee left with 8c 3h 3c: 10 + 500 + 100; a foot: Kc JK 2c 5s 7h 9d 10d Jd Qd Kd Ac 4d = 165
+    assert they["cards_in_hand"] == -775 and out["teams"][1]["total"] == 60 - 775
+    assert out["game"]["over"] and out["game"]["winner"] == 0
+    assert "Knee reminder         -1000" in render_sheet(data, out)
+    data["teams"][0]["melds"].pop(1)  # no canasta of 5s: no basic book
+    with pytest.raises(ScoreInputError, match="basic book"):
+        score_input(data)
