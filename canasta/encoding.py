@@ -429,6 +429,10 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     players: int = obs["players"]
     side: int = obs["side"]
     sides = len(obs["melds"])
+    if players > MAX_SEATS or sides > MAX_SIDES:
+        # Hand and Foot's three or four teams (6 or 8 players) do not fit the fixed layout
+        raise ValueError(f"the observation vector has room for {MAX_SEATS} seats and {MAX_SIDES} sides, "
+                         f"not {players} players in {sides} sides")
     offset = 0
     blocks: dict[str, int] = {}
     for name, n in OBS_LAYOUT:

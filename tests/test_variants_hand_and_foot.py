@@ -791,6 +791,17 @@ def test_three_or_four_teams_of_two():
         assert [v.side_of(s) for s in range(players)] == [s % sides for s in range(players)]
         assert [v.partner_of(s) for s in range(players)] == [(s + sides) % players for s in range(players)]
         assert len(g.scores) == sides and len(g.books) == sides
+    # whole hands with a record round trip; the fixed observation vector (environments) has no room for them
+    from canasta.encoding import encode_observation
+    from canasta.record import export_record, replay_record
+
+    g = Game(V, 6, 3, {"hands_per_game": 1})
+    rng = random.Random(3)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    assert replay_record(export_record(g)).to_json() == g.to_json()
+    with pytest.raises(ValueError, match="room for 4 seats"):
+        encode_observation(g.observation(0))
 
 
 NON_DEFAULT = [
