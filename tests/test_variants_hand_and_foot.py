@@ -864,3 +864,18 @@ def test_scorekeeper_real_card_penalties_and_the_exact_deal_bonus():
     data["teams"][1]["penalties"] = {"upcard_unusable": 50}  # a penalty is negative
     with pytest.raises(ScoreInputError):
         score_input(data)
+
+
+def test_option_penalty_for_going_out_with_the_partner_in_the_hand():
+    """Encyclopedia: 'others allow you to go out even if your partner is still in their hand (though points in
+    their foot still count against you, possibly with an additional 100 point penalty)'
+    (partner_in_foot false, partner_in_hand_penalty 100)."""
+    rules = {"partner_in_foot": False, "partner_in_hand_penalty": 100}
+    pos = {"hands": {0: "Ks Kh Kd 9c", 2: "8s 8h"}, "phase": "play", "melds": {0: ["Qs Qh Qd"]},
+           "books": BOOKS, "permission": True, "asked": True}
+    g = hpos(**pos, in_foot=[True, False, False, False], rules=rules)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["sides"][0]["items"]["partner_in_hand"] == -100
+    g = hpos(**pos, in_foot=[True, False, True, False], rules=rules)
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert "partner_in_hand" not in g.hand_results[-1]["sides"][0]["items"]

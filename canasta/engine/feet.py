@@ -339,6 +339,15 @@ class FootRules:
                     "would be one")
         return None
 
+    def _ft_going_out(self, seat: int) -> None:
+        """Encyclopedia (option partner_in_hand_penalty, with partner_in_foot false): going out 'even if your
+        partner is still in their hand (though points in their foot still count against you, possibly with an
+        additional 100 point penalty)'."""
+        points = int(self.variant.partner_in_hand_penalty)
+        partner = self._partners[seat]
+        if points and partner is not None and not self.in_foot[partner]:
+            self.penalties[self._sides[seat]].append(("partner_in_hand", -points))
+
     # ------------------------------------------------------------------ pile
     def _ft_take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:

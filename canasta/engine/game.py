@@ -1327,6 +1327,8 @@ class Game(IdMeldRules, FootRules):
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
         concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side) and not self._xr
+        if self._feet:
+            self._ft_going_out(seat)
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring

@@ -71,6 +71,10 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("partner_in_foot", True, "going out needs both partners to have played from their foot",
            "Denexa: 'both players must have played at least part of one turn with their foot piles'; Encyclopedia: "
            "'others allow you to go out even if your partner is still in their hand'"),
+    Option("partner_in_hand_penalty", 0, "penalty for going out while the partner is still in the hand "
+           "(with partner_in_foot false)", "Encyclopedia: 'others allow you to go out even if your partner is still "
+           "in their hand (though points in their foot still count against you, possibly with an additional 100 "
+           "point penalty)'", (0, 100)),
     Option("permission", "required", "asking 'May I go out?' before going out: 'required' (Denexa), 'optional' "
            "(as in Classic Canasta) or 'none' (asking is not allowed)",
            "Denexa: 'the player wishing to go out must have received permission'; Encyclopedia: 'some versions require "
@@ -204,6 +208,7 @@ class HandAndFoot(Classic):
         self.self_deal: bool = opt("self_deal")
         self.exact_deal_bonus: int = opt("exact_deal_bonus")
         self.hand_choice: str = opt("hand_choice")
+        self.partner_in_hand_penalty: int = opt("partner_in_hand_penalty")
         red_held = opt("red_three_held")
         if self.hands_per_game < 1:
             raise OptionError("hands_per_game must be at least 1")
