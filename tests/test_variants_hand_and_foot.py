@@ -879,3 +879,24 @@ def test_option_penalty_for_going_out_with_the_partner_in_the_hand():
     g = hpos(**pos, in_foot=[True, False, True, False], rules=rules)
     act(g, "meld Ks Kh Kd", "discard 9c")
     assert "partner_in_hand" not in g.hand_results[-1]["sides"][0]["items"]
+
+
+def test_scorekeeper_takes_the_table_rules():
+    """The scorekeeper reads the same table rules: Encyclopedia 'a black canasta can grow to unlimited size as
+    long as the number of natural cards exceeds the number of wild cards' (black_unlimited) and 'Red threes
+    count 300 to 500 points each against you ... if you hold any in your hand (or foot)' (red_three_held)."""
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "hand-and-foot-score.json").read_text())
+    data["teams"][0]["melds"][3] = ["7h", "7d", "7s", "7c", "JK", "7d", "7s", "2c", "7h"]
+    with pytest.raises(ScoreInputError, match="more than seven cards"):
+        score_input(data)
+    data["rules"] = {"black_unlimited": True, "red_three_held": 500}
+    out = score_input(data)
+    assert out["teams"][0]["items"]["mixed_canastas"] == 600  # the nine-card black canasta is one dirty pile
+    # They hold Ah 3s + JK 6c 3h 8c 8d 9s 10s Jc Qc Kc Ac 4s 5s: 280 with the 3h at 100, 680 at 500
+    assert out["teams"][1]["items"]["cards_in_hand"] == -680
+    assert out["teams"][0]["items"]["red_threes"] == 200  # laid out: still red_three_value
