@@ -753,6 +753,7 @@ def test_option_self_deal_exact_22_bonus():
         rng = random.Random(seed)
         while not g.hand_results:
             g.apply(rng.choice(g.legal_actions()))
+        assert g.hand_results[0]["pulls"] == pulls
         for side in range(2):
             exact = sum(1 for s in (side, side + 2) if pulls[s] == 22)
             assert g.hand_results[0]["sides"][side]["items"].get("exact_deal", 0) == 100 * exact
