@@ -1359,8 +1359,9 @@ class Game(IdMeldRules, FootRules):
         self.hand_results.append({"hand": self.hand_no, "went_out": went_out, "concealed": concealed,
                                   "sides": results, "totals": list(self.scores),
                                   "actions_end": len(self.history)})
-        if self._feet and "pulls" in self.deals[-1]:
-            self.hand_results[-1]["pulls"] = list(self.deals[-1]["pulls"])  # the self-deal (Hand and Foot)
+        deal = self.deals[-1] if self.deals else {}
+        if self._feet and "pulls" in deal and deal["hand"] == self.hand_no:
+            self.hand_results[-1]["pulls"] = list(deal["pulls"])  # the self-deal (Hand and Foot)
         top = max(self.scores)
         if v.hands_per_game is not None and self.hand_no >= v.hands_per_game:
             # Hand and Foot: 'The game ends after four hands ... The partnership with the highest score'
