@@ -12,8 +12,10 @@ function renderVariant() {
   $("rules-link").href = v.rules_page;
   const players = $("players");
   const keep = Number(players.value) || 4;
-  players.innerHTML = v.player_counts.map((n) => `<option value="${n}">${n}</option>`).join("");
-  players.value = String(v.player_counts.includes(keep) ? keep : v.player_counts[v.player_counts.length - 1]);
+  // the table has four seat positions: Hand and Foot's 6 and 8 players are for the engine and terminal only
+  const counts = v.player_counts.filter((n) => n <= 4);
+  players.innerHTML = counts.map((n) => `<option value="${n}">${n}</option>`).join("");
+  players.value = String(counts.includes(keep) ? keep : counts[counts.length - 1]);
   renderSeats();
   $("options").innerHTML = v.options.map((o) => {
     let input;

@@ -112,13 +112,19 @@ function seatName(seat) {
   return name;
 }
 
-function sideOf(seat) { return state.obs.players === 4 ? seat % 2 : seat; }
+// Sides are seat % (number of sides): two partnerships of 4 players, three or four teams of two
+// (Hand and Foot with 6 or 8 players), or each player alone (as many sides as players).
+function numSides() { return state.obs.scores.length; }
+
+function sideOf(seat) { return seat % numSides(); }
 
 function sideName(side) {
   const o = state.obs;
-  if (o.players === 4) {
+  const sides = numSides();
+  if (sides < o.players) {
     const mine = o.side;
-    if (mine === null) return side === 0 ? "Seats 1 & 3" : "Seats 2 & 4";
+    const seats = [...Array(o.players).keys()].filter((s) => s % sides === side).map((s) => s + 1);
+    if (mine === null || (sides > 2 && side !== mine)) return `Seats ${seats.join(" & ")}`;
     return side === mine ? "Us" : "Them";
   }
   return seatName(side);
