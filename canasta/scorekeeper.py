@@ -134,20 +134,20 @@ def _is_wild(code: int) -> bool:
 def _players(teams: list[Any], declared: Any) -> int:
     """The number of players the shape of ``teams`` describes (checked against ``players``)."""
     shape = [len(t["hands"]) for t in teams]
-    if len(teams) == 2 and shape == [2, 2]:
-        players = 4
+    if len(teams) in (2, 3, 4) and all(n == 2 for n in shape):
+        players = 2 * len(teams)  # partnerships (3 or 4 teams of two: Hand and Foot with 6 or 8 players)
     elif len(teams) in (2, 3) and all(n == 1 for n in shape):
         players = len(teams)
     else:
         raise ScoreInputError(
             "cannot tell the number of players from the teams: give 2 teams with 2 hands each (4 players in "
-            "partnerships), or 2 or 3 entries with 1 hand each (2 or 3 players playing alone); got "
+            "partnerships; 3 or 4 such teams where the variant allows 6 or 8 players), or 2 or 3 entries with 1 hand each (2 or 3 players playing alone); got "
             f"{len(teams)} entries with {', '.join(map(str, shape))} hand(s)")
     if declared is not None:
         if not isinstance(declared, int) or isinstance(declared, bool):
             raise ScoreInputError(f"'players' must be a whole number, not {_type_name(declared)}")
         if declared != players:
-            how = ("4 players are 2 teams listing 2 hands each" if declared == 4
+            how = (f"{declared} players are {declared // 2} teams listing 2 hands each" if declared >= 4
                    else f"{declared} players are {declared} entries listing 1 hand each")
             raise ScoreInputError(f"'players' says {declared}, but the teams describe {players} players ({how})")
     return players
@@ -424,7 +424,7 @@ def score_input(data: Any) -> dict[str, Any]:
                                   f"not {_type_name(t['hands'])}")
     players = _players(teams, data.get("players"))
     v = _bind(data, players)
-    partnership = players == 4
+    partnership = players >= 4
     if getattr(v, "CLASSIC_TURN", False):
         return _score_samba(v, teams, partnership)
     if getattr(v, "MELD_IDS", False):
@@ -687,7 +687,7 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
     """A readable score sheet: one column per side, one row per part of the score, then the totals."""
     teams_in: list[Any] = data.get("teams", []) if isinstance(data, dict) else []
     teams_out: list[dict[str, Any]] = result["teams"]
-    partnership = len(teams_out) == 2 and all(
+    partnership = len(teams_out) in (2, 3, 4) and all(
         isinstance(t, dict) and isinstance(t.get("hands"), list) and len(t["hands"]) == 2 for t in teams_in)
     heads: list[str] = []
     for i in range(len(teams_out)):
@@ -710,8 +710,8 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
     variant = data.get("variant", "classic") if isinstance(data, dict) else "classic"
     with suppress(CanastaError):
         title = find_variant(str(variant)).title or title
-    players = 4 if partnership else len(teams_out)
-    how = "2 partnerships" if partnership else "each alone"
+    players = 2 * len(teams_out) if partnership else len(teams_out)
+    how = f"{len(teams_out)} partnerships" if partnership else "each alone"
     out = [f"{title}: score of the hand, {players} players ({how})", ""]
     out.append(line("", heads))
     for key, label in zip(rows, labels, strict=True):

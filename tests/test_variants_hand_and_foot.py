@@ -901,3 +901,24 @@ def test_scorekeeper_takes_the_table_rules():
     # They hold Ah 3s + JK 6c 3h 8c 8d 9s 10s Jc Qc Kc Ac 4s 5s: 280 with the 3h at 100, 680 at 500
     assert out["teams"][1]["items"]["cards_in_hand"] == -680
     assert out["teams"][0]["items"]["red_threes"] == 200  # laid out: still red_three_value
+
+
+def test_scorekeeper_three_teams_of_two():
+    """Encyclopedia: 'played by teams of two players (usually two teams, but it also works with three or four
+    teams)': the scorekeeper takes 3 or 4 entries of 2 hands each as 6 or 8 players in partnerships."""
+    from pathlib import Path
+
+    from canasta.errors import CanastaError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    data = json.loads((Path(__file__).parent / "data" / "hand-and-foot-score.json").read_text())
+    two = [t["total"] for t in score_input(data)["teams"]]
+    data["teams"].append({"name": "Third", "melds": [["Jh", "Jd", "Js"]], "hands": [["5c"], ["9d", "9c"]]})
+    out = score_input(data | {"game": {"scores": [1200, 900, 1000], "hand": 2}})
+    assert [t["total"] for t in out["teams"]] == [*two, 30 - 5 - 20]
+    assert out["game"]["scores"] == [1200 + two[0], 900 + two[1], 1000 + 5]
+    assert render_sheet(data, out).splitlines()[0] == "Hand and Foot: score of the hand, 6 players (3 partnerships)"
+    data["players"] = 6
+    score_input(data | {"game": {"scores": [0, 0, 0], "hand": 1}})
+    with pytest.raises(CanastaError):
+        score_input(data | {"variant": "classic"})  # Classic has no 6-player game
