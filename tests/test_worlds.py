@@ -14,6 +14,7 @@ world that still matches or raises ValueError (the caller falls back to another 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -163,6 +164,7 @@ def test_sampling_seeds_change_hidden_cards_never_the_view(case: tuple[str, int]
     positions = list(_positions(variant, players, seed, decisions + 1))
     assert positions
     game, seat, obs, legal = positions[-1]
+    before = copy.deepcopy(obs)
     deals = set()
     for k in range(6):
         world = det(obs, random.Random(deal + k), legal)
@@ -171,6 +173,7 @@ def test_sampling_seeds_change_hidden_cards_never_the_view(case: tuple[str, int]
         assert world.hands[seat] == game.hands[seat]
         deals.add(_hidden(world, seat))
     assert len(deals) > 1
+    assert obs == before  # the observation itself is left as it was
 
 
 def test_determinizer_for() -> None:
