@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from canasta.cards import is_red_three
 from canasta.engine.game import Game
 from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
 from canasta.players.expert import determinize
@@ -70,6 +71,30 @@ def test_determinization_matches_the_observation() -> None:
                         "opened", "minimum", "scores", "phase", "turn", "pending_value"):
                 assert seen[key] == obs[key], key
             game.apply(basic.choose(obs, game.legal_actions()))
+
+
+def test_determinization_keeps_red_threes_out_of_hidden_hands() -> None:
+    """Bicycle: "each red three must be put face up on the table ... a player who draws a red three
+    from the stock must put it face up and draw a replacement": no hand ever holds one, so a sampled
+    world must not deal one into a hidden hand (it made playouts reach positions without a legal
+    action and scored the three as a card in hand)."""
+    rng = random.Random(3)
+    basic = get_player("basic")
+    checked = 0
+    for seed in range(4):
+        game = Game("classic", 4, seed)
+        for _ in range(100):
+            if game.is_over:
+                break
+            actor = game.actor
+            obs = game.observation(actor)
+            world = determinize(obs, rng)
+            for s, hand in enumerate(world.hands):
+                if s != actor:
+                    assert not any(hand[c] for c in range(len(hand)) if is_red_three(c)), (seed, s)
+            checked += 1
+            game.apply(basic.choose(obs, game.legal_actions()))
+    assert checked > 200
 
 
 def test_expert_is_deterministic_and_blind_to_hidden_cards() -> None:

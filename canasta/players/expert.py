@@ -45,7 +45,7 @@ import random
 import time
 from typing import Any, cast
 
-from canasta.cards import JOKER, NUM_CODES, parse_card, parse_rank
+from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
 from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
@@ -98,7 +98,10 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
         unseen[c] -= 1
     if any(k < 0 for k in unseen):
         raise ValueError("observation holds more cards than the pack")
-    pool = [c for c in range(NUM_CODES) for _ in range(unseen[c])]
+    # A red three is laid out the moment it is drawn, so a hidden hand never holds one: they are
+    # dealt only to the stock (and to cards set aside from a taken pile, which were face up).
+    laid_out = [c for c in range(NUM_CODES) if is_red_three(c)]
+    pool = [c for c in range(NUM_CODES) if c not in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
     hands: list[list[int]] = []
     for s in range(players):
@@ -106,8 +109,12 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
             hands.append(hand)
         else:
             n = obs["hand_sizes"][s] - len(known[s])
+            if n > len(pool):
+                raise ValueError("too few unseen cards for the hidden hands")
             hands.append(known[s] + pool[:n])
             del pool[:n]
+    pool += [c for c in laid_out for _ in range(unseen[c])]
+    rng.shuffle(pool)
     stock_size: int = obs["stock_size"]
     extra = len(pool) - stock_size
     if extra < 0:
@@ -181,15 +188,21 @@ def determinize_ids(obs: Observation, rng: random.Random) -> Game:
         unseen[c] -= 1
     if any(k < 0 for k in unseen):
         raise ValueError("observation holds more cards than the pack")
-    pool = [c for c in range(NUM_CODES) for _ in range(unseen[c])]
+    # Samba lays red threes out on sight: hidden hands never hold one (Burraco has no such cards)
+    laid_out = [c for c in range(NUM_CODES) if ct and is_red_three(c)]
+    pool = [c for c in range(NUM_CODES) if c not in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
 
     def take(n: int) -> list[int]:
+        if n > len(pool):
+            raise ValueError("too few unseen cards for the hidden hands")
         got = pool[:n]
         del pool[:n]
         return got
 
     hands = [hand if s == seat else known[s] + take(obs["hand_sizes"][s] - len(known[s])) for s in range(players)]
+    pool += [c for c in laid_out for _ in range(unseen[c])]
+    rng.shuffle(pool)
     face_down = [take(n) for n in obs["face_down"]]
     extra = [take(n) for n in obs["extra_piles"]]
     if len(pool) != obs["stock_size"]:
