@@ -16,7 +16,7 @@ on equal observations (the hidden-information test relies on that).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
 
@@ -53,6 +53,27 @@ LATE_STOCK = 20
 WILD_TAKE_PILE = 5
 #: Points that could be melded soon for which a partner is told "no, don't go out yet".
 SAY_NO_POINTS = 100
+#: Size of a side meld that a wild card from hand turns into a canasta (Bicycle: complete canastas).
+WILD_COMPLETES = 6
+#: Cost of discarding a black three onto a small pile (a black three blocks only one turn).
+BLACK_THREE_COST = 12.0
+
+
+@dataclass(frozen=True)
+class BasicStyle:
+    """BasicPlayer's judgement calls as numbers: the defaults are the texts' advice as read by
+    BasicPlayer; ExpertPlayer's base policy is a style tuned by self-play (docs/research.md)."""
+
+    hold_back: int = HOLD_BACK
+    late_stock: int = LATE_STOCK
+    wild_take_pile: int = WILD_TAKE_PILE
+    say_no_points: int = SAY_NO_POINTS
+    #: a wild card goes onto a side meld of at least this many cards (and at most six)
+    wild_completes: int = WILD_COMPLETES
+    black_three_cost: float = BLACK_THREE_COST
+
+
+DEFAULT_STYLE = BasicStyle()
 
 
 def _is_wild(code: int) -> bool:
@@ -289,11 +310,11 @@ def _describe_meld(a: Action) -> tuple[int, int, int]:
     return rank, len(nat), len(a.cards) - len(nat)
 
 
-def _discard_cost(view: _View, code: int) -> float:
+def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> float:
     """How much discarding ``code`` hurts: loss of a useful card plus the risk of feeding the next opponent."""
     if code in _BLACK_THREES:
         # Bicycle: black threes block the next player; they are meldable only when going out.
-        return 0.0 if len(view.pile) >= 4 else 12.0
+        return 0.0 if len(view.pile) >= 4 else style.black_three_cost
     pile = len(view.pile)
     if _is_wild(code):
         behind = len(view.own) < max(len(view.melds[s]) for s in range(view.num_sides) if s != view.side)
@@ -324,13 +345,17 @@ def _discard_cost(view: _View, code: int) -> float:
 
 
 class BasicPlayer:
-    """The rule-following player. ``seed`` is accepted for the common factory; play is deterministic."""
+    """The rule-following player. ``seed`` is accepted for the common factory; play is deterministic.
+
+    ``style`` holds the judgement calls (BasicStyle); the Classic-family decisions read it."""
 
     name = "basic"
 
-    def __init__(self, seed: int | str | None = 0, hold_back: int = HOLD_BACK) -> None:
+    def __init__(self, seed: int | str | None = 0, hold_back: int | None = None,
+                 style: BasicStyle = DEFAULT_STYLE) -> None:
         self.seed = seed
-        self.hold_back = hold_back
+        self.style = style if hold_back is None else replace(style, hold_back=hold_back)
+        self.hold_back = self.style.hold_back
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -366,7 +391,7 @@ class BasicPlayer:
     # -- answering "may I go out?" ---------------------------------------------
     def _answer(self, view: _View, legal: list[Action]) -> tuple[Action, str]:
         pts = _meldable_points(view)
-        if NO_ACTION in legal and pts >= SAY_NO_POINTS and view.size >= 3:
+        if NO_ACTION in legal and pts >= self.style.say_no_points and view.size >= 3:
             return NO_ACTION, f"I hold {pts} points I could meld soon: not yet"
         if YES_ACTION in legal:
             return YES_ACTION, "partner may go out"
@@ -394,7 +419,7 @@ class BasicPlayer:
     def _take_ok(self, view: _View, a: Action) -> bool:
         top = view.pile[-1]
         wilds = sum(1 for c in a.cards if _is_wild(c))
-        if wilds and len(view.pile) < WILD_TAKE_PILE:
+        if wilds and len(view.pile) < self.style.wild_take_pile:
             return False  # a wild card is worth more than a small pile
         if view.opened:
             return True
@@ -435,7 +460,7 @@ class BasicPlayer:
                 return choice
         discards = by_kind.get(DISCARD, [])
         if discards:
-            best = min(discards, key=lambda a: (_discard_cost(view, a.cards[0]), a.cards[0]))
+            best = min(discards, key=lambda a: (_discard_cost(view, a.cards[0], self.style), a.cards[0]))
             return best, self._discard_reason(view, best.cards[0])
         for kind in (END, RETRACT):
             if kind in by_kind:
@@ -468,7 +493,7 @@ class BasicPlayer:
         if not plan:
             return None
         used = sum(s.cards for s in plan)
-        if view.size - used < self.hold_back and view.stock > LATE_STOCK:
+        if view.size - used < self.hold_back and view.stock > self.style.late_stock:
             return None  # Bicycle: not fewer than six cards left after the initial meld
         a = self._opening_step(view, legal, view.minimum - view.pending)
         if a is None:
@@ -515,7 +540,8 @@ class BasicPlayer:
         for a in legal:
             if a.kind == ADD and _is_wild(a.cards[0]) and a.target in view.own:
                 m = view.own[a.target]
-                if m.size == 6 or (need_canasta and m.size >= 5 and view.stock < LATE_STOCK):
+                if self.style.wild_completes <= m.size <= 6 or (
+                        need_canasta and m.size >= 5 and view.stock < self.style.late_stock):
                     return a, "a wild card completes a canasta"
         return None
 
