@@ -47,9 +47,9 @@ def make_player(spec: str, seed: int | str) -> Player:
     kwargs: dict[str, Any] = {}
     for p in params:
         key, sep, value = p.partition("=")
-        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se"):
+        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se", "discards"):
             raise ValueError(f"expert setting {p!r}: use worlds=N, max_rollouts=N, max_rollout=N, "
-                             "seconds=S or margin_se=X")
+                             "seconds=S, margin_se=X or discards=N")
         kwargs[key] = float(value) if key in ("seconds", "margin_se") else int(value)
     return ExpertPlayer(seed, **kwargs)
 

@@ -47,7 +47,7 @@ from canasta.engine.actions import (
 from canasta.engine.feet import FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.errors import IllegalActionError, SchemaError
-from canasta.scoring import HandScore, score_side
+from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -1332,12 +1332,11 @@ class Game(IdMeldRules, FootRules):
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
-    def _end_hand(self, went_out: int | None, concealed: bool = False) -> None:
+    def score_sides(self, went_out: int | None, concealed: bool = False) -> list[SideScore]:
+        """Each side's score for the hand if it ended now with ``went_out`` (None: nobody out), from
+        the melds and hands as they stand (sets variants; the hand's end and the expert's leaves)."""
         v = self.variant
         n = self.num_players
-        self.hand_over = True
-        if self._xr:
-            _sr.bonus_to_hands(self)
         red_total = sum(len(r) for r in self.red_threes)
         results = []
         for side in range(self.num_sides):
@@ -1353,6 +1352,14 @@ class Game(IdMeldRules, FootRules):
                 concealed=concealed and went_out is not None and v.side_of(went_out) == side,
                 all_red_threes=len(self.red_threes[side]) == 4 and red_total == 4,
                 penalties=list(self.penalties[side]), removed_black_threes=len(self.removed[side])))
+        return results
+
+    def _end_hand(self, went_out: int | None, concealed: bool = False) -> None:
+        v = self.variant
+        self.hand_over = True
+        if self._xr:
+            _sr.bonus_to_hands(self)
+        results = self.score_sides(went_out, concealed)
         totals = [r["total"] for r in results]
         for side, t in enumerate(totals):
             self.scores[side] += t

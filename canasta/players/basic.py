@@ -344,6 +344,21 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
     return cost
 
 
+def candidate_discards(obs: Observation, legal: list[Action], count: int, style: BasicStyle = DEFAULT_STYLE,
+                       keep: Action | None = None) -> list[Action]:
+    """``legal`` with its discards cut to the ``count`` that ``style`` rates cheapest (and ``keep``):
+    what a search need consider. Only the Classic family's set variants are ranked; other
+    variants' actions come back unchanged."""
+    discards = [a for a in legal if a.kind == DISCARD]
+    cls = find_variant(obs["variant"])
+    if len(discards) <= count or any(getattr(cls, f, False) for f in ("MELD_IDS", "EXTENDED_SET_RULES", "FEET")):
+        return legal
+    view = _View(obs)
+    ranked = sorted(discards, key=lambda a: (_discard_cost(view, a.cards[0], style), a.cards[0]))
+    chosen = set(ranked[:count]) | ({keep} if keep is not None else set())
+    return [a for a in legal if a.kind != DISCARD or a in chosen]
+
+
 class BasicPlayer:
     """The rule-following player. ``seed`` is accepted for the common factory; play is deterministic.
 

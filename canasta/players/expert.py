@@ -43,6 +43,8 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
@@ -50,8 +52,9 @@ from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
-from canasta.players.basic import BasicPlayer
-from canasta.scoring import score_meld_side, score_side
+from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards
+from canasta.players.worlds import determinizer_for
+from canasta.scoring import score_meld_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -63,6 +66,11 @@ MAX_ROLLOUTS = 72
 MAX_ROLLOUT_ACTIONS = 48
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
+#: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
+CANDIDATE_DISCARDS = 4
+#: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
+#: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
+EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0)
 
 
 def determinize(obs: Observation, rng: random.Random) -> Game:
@@ -248,15 +256,7 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
                 hands=[game.hand_cards(s) + list(game.face_down[s]) for s in seats], closed=False,
                 pile_missed=v.EXTRA_PILES > 0 and game.piles_taken[side] == 0)["total"]))
     else:
-        v = game.variant
-        totals = []
-        for side in range(game.num_sides):
-            seats = [s for s in range(game.num_players) if game.side_of(s) == side]
-            totals.append(float(score_side(
-                v, melds=[(m.rank, list(m.cards)) for m in game.melds[side].values()],
-                red_threes=list(game.red_threes[side]), hands=[game.hand_cards(s) for s in seats],
-                went_out=False, concealed=False, all_red_threes=False,
-                penalties=list(game.penalties[side]), removed_black_threes=len(game.removed[side]))["total"]))
+        totals = [float(r["total"]) for r in game.score_sides(None)]
     mean = sum(totals) / len(totals)
     return [t - mean for t in totals]
 
@@ -274,14 +274,16 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | str | None = 0, worlds: int = WORLDS, max_rollouts: int = MAX_ROLLOUTS,
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
-                 margin_se: float = MARGIN_SE) -> None:
+                 margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
+                 discards: int = CANDIDATE_DISCARDS) -> None:
         self.seed = seed
         self.worlds = max(1, worlds)
         self.max_rollouts = max(1, max_rollouts)
         self.max_rollout = max_rollout
         self.seconds = seconds
         self.margin_se = margin_se
-        self.basic = BasicPlayer()
+        self.discards = max(1, discards)
+        self.basic = BasicPlayer(style=style)
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -291,15 +293,21 @@ class ExpertPlayer:
         if not legal:
             raise ValueError("no legal actions")
         basic_choice, basic_reason = self.basic.decide(obs, legal)
-        ids = bool(getattr(find_variant(obs["variant"]), "MELD_IDS", False))
-        deal = determinize_ids if ids else determinize
-        if getattr(find_variant(obs["variant"]), "FEET", False):
-            return basic_choice, basic_reason + " (no search for Hand and Foot yet)"
+        cls = find_variant(obs["variant"])
+        family = determinizer_for(cls)
+        deal: Callable[[Observation, random.Random], Game]
+        if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
+            deal = partial(family, legal=legal)
+        else:
+            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else determinize
         if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        legal = candidate_discards(obs, legal, self.discards, self.basic.style, keep=basic_choice)
+        if len(legal) == 1:
+            return basic_choice, basic_reason
         worlds = max(1, min(self.worlds, self.max_rollouts // len(legal)))
         values: dict[Action, dict[int, float]] = {a: {} for a in legal}
         side: int = obs["side"]
