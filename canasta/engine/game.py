@@ -39,6 +39,7 @@ from canasta.engine.actions import (
     NO_ACTION,
     RETRACT,
     RETRACT_ACTION,
+    SPECIAL,
     TAKE,
     YES,
     YES_ACTION,
@@ -261,6 +262,8 @@ class Game(IdMeldRules, FootRules):
         if self._xr:
             #: per seat, bonus cards held face down until the seat's next turn (Modern American)
             self.bonus: list[list[int]] = [[] for _ in range(n)]
+            #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
+            self.asked_hand: list[bool] = [False] * n
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -407,6 +410,8 @@ class Game(IdMeldRules, FootRules):
             out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
+        if self._xr and len(self.pile) == 1:  # Modern American table rule special_from_pile
+            out.extend(_sr.special_actions(self))
         return out
 
     def _can_draw(self) -> bool:
@@ -570,6 +575,7 @@ class Game(IdMeldRules, FootRules):
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
         if self._xr:
+            out.extend(_sr.extra_play_actions(self))
             return _sr.filter_play(self, out)
         if self._feet:
             return self._ft_play_filter(out, pending_ok)
@@ -629,6 +635,8 @@ class Game(IdMeldRules, FootRules):
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
         if self._feet:
             return self._ft_may_ask()
+        if self._xr:
+            return _sr.may_ask(self)
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -654,6 +662,9 @@ class Game(IdMeldRules, FootRules):
         ph = self.phase
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
+        if kind == SPECIAL:
+            self._check_special(action)
+            return
         if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or action.target):
             raise IllegalActionError("no-cards-expected", f"{kind} names no cards")
         if kind != ADD and action.target:
@@ -714,6 +725,16 @@ class Game(IdMeldRules, FootRules):
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
+
+    def _check_special(self, action: Action) -> None:
+        """Modern American's special hands (canasta.engine.setrules): the whole hand laid down at once."""
+        if not self._xr:
+            raise IllegalActionError("no-special-hands", f"{self.variant_name} has no special hands")
+        if self.phase not in (P_DRAW, P_PLAY):
+            raise IllegalActionError("special-timing", "a special hand is laid down in your own turn")
+        why = _sr.special_problem(self, action)
+        if why is not None:
+            raise IllegalActionError(*why)
 
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
         if raise_error:
@@ -1074,6 +1095,8 @@ class Game(IdMeldRules, FootRules):
             self._do_discard(action)
         elif kind == ASK:
             self.asked = True
+            if self._xr:
+                self.asked_hand[self.turn] = True
             self.return_phase = self.phase
             self.phase = P_ANSWER
         elif kind in (YES, NO):
@@ -1081,6 +1104,8 @@ class Game(IdMeldRules, FootRules):
             self.phase = self.return_phase
         elif kind == RETRACT:
             self._do_retract()
+        elif kind == SPECIAL:
+            _sr.do_special(self, action)
         elif kind == END:
             if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
                 self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
@@ -1197,6 +1222,9 @@ class Game(IdMeldRules, FootRules):
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
+        if rank == THREE and self._xr:  # Modern American: lay out the three kept in hand
+            _sr.lay_out_kept_three(self, action)
+            return
         if rank in self.melds[side]:  # a variant where melds of one rank join (MELDS_JOIN)
             self._do_add(Action(ADD, cards, rank))
             return
@@ -1323,7 +1351,7 @@ class Game(IdMeldRules, FootRules):
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
-    def _end_hand(self, went_out: int | None, concealed: bool = False) -> None:
+    def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
         v = self.variant
         n = self.num_players
         self.hand_over = True
@@ -1332,6 +1360,10 @@ class Game(IdMeldRules, FootRules):
         red_total = sum(len(r) for r in self.red_threes)
         results = []
         for side in range(self.num_sides):
+            if special is not None and went_out is not None and v.side_of(went_out) == side:
+                # Modern American: 'the team that went out scores only the amount shown below for the special hand'
+                results.append(v.score_special(special))  # type: ignore[attr-defined]
+                continue
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
@@ -1350,6 +1382,8 @@ class Game(IdMeldRules, FootRules):
         self.hand_results.append({"hand": self.hand_no, "went_out": went_out, "concealed": concealed,
                                   "sides": results, "totals": list(self.scores),
                                   "actions_end": len(self.history)})
+        if special is not None:
+            self.hand_results[-1]["special_hand"] = special
         top = max(self.scores)
         if v.hands_per_game is not None and self.hand_no >= v.hands_per_game:
             # Hand and Foot: 'The game ends after four hands ... The partnership with the highest score'
@@ -1468,6 +1502,7 @@ class Game(IdMeldRules, FootRules):
         g.unusable = None if self.unusable is None else list(self.unusable)
         if self._xr:
             g.bonus = [list(b) for b in self.bonus]
+            g.asked_hand = list(self.asked_hand)
         if self._ids:
             self._id_copy_into(g)
         if self._feet:
@@ -1479,6 +1514,7 @@ class Game(IdMeldRules, FootRules):
         if self._xr:
             d["bonus"] = [list(b) for b in self.bonus]
             d["opened_turn"] = self.opened_turn
+            d["asked_hand"] = list(self.asked_hand)
         if self._ids:
             self._id_to_dict(d)
         if self._feet:
@@ -1587,6 +1623,7 @@ class Game(IdMeldRules, FootRules):
             g.deals = d.get("deals", [])
             if g._xr:
                 g.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(g.num_players)]]
+                g.asked_hand = [bool(x) for x in d.get("asked_hand") or [False] * g.num_players]
                 g.opened_turn = bool(d.get("opened_turn", False))
             if g._ids:
                 g._id_from_dict(d)
