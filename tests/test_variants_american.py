@@ -922,3 +922,46 @@ def test_wings_table_rule_has_no_bonus_cards() -> None:
                rules={"bonus_cards": False})
     act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
     assert game.bonus[0] == [] and game.hand_sizes[0] == 1
+
+
+def test_encoding_special_hands_and_american_observation_slots() -> None:
+    """canasta.encoding: 'special <hand>' has an index of its own (912..916 for American), the kept three's
+    'meld 3h' its meld slot; the observation vector holds bonus cards, turn_card_drawn, dead_ranks and
+    who asked this hand (XR_OBS_LAYOUT), after Classic's layout, which is unchanged for the others."""
+    pytest.importorskip("numpy")
+    from canasta.encoding import (
+        NUM_ACTIONS,
+        OBS_SIZE,
+        XR_OBS_SIZE,
+        decode,
+        describe_index,
+        encode_action,
+        encode_observation,
+        legal_indices,
+        num_actions,
+        obs_size,
+    )
+    from canasta.notation import parse_action
+
+    assert num_actions(V) == NUM_ACTIONS + 5 and num_actions("classic") == NUM_ACTIONS
+    assert obs_size(V) == XR_OBS_SIZE == OBS_SIZE + 20 and obs_size("classic") == OBS_SIZE
+    for i, name in enumerate(("straight", "pairs", "pairs-wild", "garbage", "zip-code")):
+        assert encode_action(parse_action(f"special {name}"), V) == NUM_ACTIONS + i
+        assert describe_index(NUM_ACTIONS + i, V) == f"special {name}"
+    with pytest.raises(ValueError):
+        encode_action(parse_action("special straight"), "classic")
+    game = pos(hands={0: "3h " + STRAIGHT_13.replace("3h ", ""), 2: "8c 9c"},
+               melds={1: ["Kh Kd Ks Kc Kh Kd Kc"]}, opened=[False, True], stock="Ks 5c")
+    act(game, "draw")
+    game.bonus[1] = [game.stock.pop() for _ in range(3)]
+    legal = game.legal_actions()
+    idx = legal_indices(legal, V)
+    assert len(idx) == len(legal)
+    assert decode(NUM_ACTIONS, legal, V) == parse_action("special straight")
+    assert describe_index(encode_action(parse_action("meld 3h"), V), V).startswith("meld a three")
+    vec = encode_observation(game.observation(0))
+    assert vec.shape == (XR_OBS_SIZE,)
+    assert vec[OBS_SIZE + 1] == 3 / 4  # seat 1 (next after own) holds three bonus cards
+    assert vec[OBS_SIZE + 4] == float(game.observation(0)["turn_card_drawn"])
+    assert vec[OBS_SIZE + 5 + 13 - 4] == 1  # kings are dead
+    assert vec[OBS_SIZE + 16:].sum() == 0  # nobody asked

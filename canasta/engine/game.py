@@ -1447,6 +1447,8 @@ class Game(IdMeldRules, FootRules):
             obs["bonus_cards"] = [len(b) for b in self.bonus]
             obs["turn_card_drawn"] = _sr.turn_card_drawn(self)
             obs["dead_ranks"] = [format_rank(r) for r in _sr.dead_ranks(self)]
+            # who asked 'may I go out?' in this hand (everyone at the table hears it)
+            obs["asked_hand"] = list(self.asked_hand)
         if self._feet:
             self._ft_observation(obs)
         return obs
