@@ -887,7 +887,7 @@ def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.Monkey
             legal = game.legal_actions()
             if game.phase == "play":
                 with monkeypatch.context() as m:
-                    m.setattr(setrules, "filter_play", lambda g, out: out)
+                    m.setattr(setrules, "filter_play", lambda g, out, *_: out)
                     candidates = game.legal_actions()
                 full = []
                 for a in candidates:

@@ -576,7 +576,7 @@ class Game(IdMeldRules, FootRules):
             append(ASK_ACTION)
         if self._xr:
             out.extend(_sr.extra_play_actions(self))
-            return _sr.filter_play(self, out)
+            return _sr.filter_play(self, out, pending_ok)
         if self._feet:
             return self._ft_play_filter(out, pending_ok)
         return out

@@ -102,6 +102,29 @@ def opening(g: Game, side: int, extra: Action | None = None) -> tuple[int, bool]
     v = _v(g)
     values = v.values
     take_rank = _take_rank(g)
+    if extra is None and not take_rank:  # the hot path: the melds as they are, no pile
+        value = 0
+        pure = splash = False
+        melds = g.melds[side]
+        for r in g.turn_created:
+            m = melds.get(r)
+            if m is None:
+                continue
+            cards = m.cards
+            n = len(cards)
+            if n < 3:
+                continue
+            value += sum(map(values.__getitem__, cards))
+            if r == WILD_RANK:
+                pure = True
+                splash = splash or n >= 7
+                continue
+            w = m.wilds
+            if n - w >= 3 and (w == 0 or not v.initial_pure):
+                pure = True
+            if n >= 7 and w == 0:
+                splash = True
+        return value, splash or (pure and value >= g.minimum(side))
     top = g.take_snapshot["top"] if take_rank and g.take_snapshot is not None else -1
     groups: dict[int, list[int]] = {}
     for r in g.turn_created:
@@ -380,7 +403,7 @@ _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add 
 _WILD = tuple(c == JOKER or 8 <= c <= 11 for c in range(64))
 
 
-def filter_play(g: Game, actions: list[Action]) -> list[Action]:
+def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
     """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
     the per-position context is computed once; edge cases go through the full checks)."""
     v = _v(g)
@@ -393,7 +416,6 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
     wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
     dead: list[int] | None = None
     aside = g.pile_aside is not None
-    pending_ok: bool | None = None
     empty_pile: tuple[int, int] | None = None
     hand = g.hands[seat]
     all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
@@ -438,7 +460,7 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
             append(a)
             continue
         n = len(cards)
-        if aside or size - n <= 1 or n == 1:
+        if aside or size - n <= 1 or (n == 1 and kind == MELD):
             if check_meld_like(g, a, False):
                 append(a)
             continue
@@ -769,7 +791,7 @@ def may_ask(g: Game) -> bool:
     after drawing from the stock, before melding, with the side's two canastas already made, and a way
     out of the hand (:func:`can_go_out`)."""
     seat = g.turn
-    if g.phase != "play" or g.asked_hand[seat] or g.asked or g.took_pile or g.turn_created or g.turn_added_existing or g.no_discard:
+    if g.phase != "play" or not g.opened[g._sides[seat]] or g.asked_hand[seat] or g.asked or g.took_pile or g.turn_created or g.turn_added_existing or g.no_discard:
         return False
     if g.pending_value or g._partners[seat] is None:
         return False
@@ -833,6 +855,9 @@ def special_problem(g: Game, action: Action) -> tuple[str, str] | None:
     return None
 
 
+_SPECIAL_ACTIONS = {kind: Action(SPECIAL, (), t) for t, kind in enumerate(SPECIAL_HANDS, 1)}
+
+
 def special_actions(g: Game) -> list[Action]:
     """The legal ``special`` actions now (a cheap test first: the side has not melded, 14 cards)."""
     seat = g.turn
@@ -845,12 +870,11 @@ def special_actions(g: Game) -> list[Action]:
             return []
     elif size != 14 or g.took_pile or not g.drawn:
         return []
-    out = []
-    for t in range(1, len(SPECIAL_HANDS) + 1):
-        a = Action(SPECIAL, (), t)
-        if special_problem(g, a) is None:
-            out.append(a)
-    return out
+    hand = g.hands[seat]
+    if g.phase == "draw":
+        hand = list(hand)
+        hand[g.pile[0]] += 1
+    return [_SPECIAL_ACTIONS[kind] for kind in _v(g).special_kinds(hand)]
 
 
 def do_special(g: Game, action: Action) -> None:

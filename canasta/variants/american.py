@@ -94,6 +94,11 @@ AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
 
 #: Terms 'Bonuses or penalties for threes': per colour, by how many of that colour.
 THREES_TABLE: tuple[int, ...] = (0, 100, 300, 500, 1000)
+#: rank counts 2..A of a straight's naturals (with one joker)
+_STRAIGHT = [1] * 13
+#: group sizes (ranks, and jokers as one group) of the other special hands: pairs, garbage (both
+#: readings), zip code
+_SPECIAL_SHAPES = ([2] * 7, [3, 3, 4, 4], [2, 3, 3, 3, 3], [2, 2, 3, 3, 4])
 #: Terms 'Special hand scores'.
 SPECIAL_HANDS: dict[str, int] = {"straight": 3000, "pairs": 2500, "pairs-wild": 2000, "garbage": 2000, "zip-code": 0}
 
@@ -311,6 +316,28 @@ class American(Classic):
         if jokers or sorted((k for k in ranks[2:] if k), reverse=True) != [4, 3, 3, 2, 2]:
             return "a zip code is '1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs' (Terms)"
         return None
+
+    def special_kinds(self, hand: list[int]) -> list[str]:
+        """The special hands ``hand`` (a count vector) is at this table, in SPECIAL_HANDS order (the
+        engine's list of legal ``special`` actions; :meth:`special_hand_problem` says why not)."""
+        jokers = hand[JOKER]
+        if jokers > 2:
+            return []
+        # a quick exit first: a straight has one card of every rank, the others no lone card
+        for b in range(8, 60, 4):
+            if (hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] == 1) != (jokers == 1):
+                return []
+        counts = [hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] for b in range(8, 60, 4)]  # ranks 2..A
+        if sum(counts) + jokers != 14:
+            return []
+        if jokers == 1:
+            return ["straight"] if counts == _STRAIGHT else []
+        if counts[1]:  # a three: only in a straight
+            return []
+        groups = sorted([k for k in counts if k] + ([jokers] if jokers else []))
+        if groups not in _SPECIAL_SHAPES:
+            return []
+        return [k for k in SPECIAL_HANDS if k != "straight" and self.special_hand_problem(k, hand) is None]
 
     def special_hand_score(self, kind: str) -> int:
         """Terms 'Special hand scores' (with the table rules pairs_garbage_score, zip_code_score)."""
