@@ -401,6 +401,9 @@ _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add 
 
 
 _WILD = tuple(c == JOKER or 8 <= c <= 11 for c in range(64))
+#: (variant class, rank, naturals, wild cards) -> may a meld put down in the initial meld's turn
+#: hold them (the variant's wild_problem with initial=True; it reads only class constants)
+_INITIAL_WILDS_OK: dict[tuple[type, int, int, int], bool] = {}
 
 
 def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
@@ -422,6 +425,8 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
     meld_max = v.MELD_MAX
     pile = bool(g.pile)
     wild_of = _WILD
+    initial_ok = _INITIAL_WILDS_OK
+    vcls = type(v)
     out: list[Action] = []
     append = out.append
     for a in actions:
@@ -464,20 +469,33 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
             if check_meld_like(g, a, False):
                 append(a)
             continue
-        wilds = wild_of[cards[0]] + (wild_of[cards[1]] if n > 1 else 0) + sum(wild_of[c] for c in cards[2:])
+        if n == 3:
+            c0, c1, c2 = cards
+            w0 = wild_of[c0]
+            wilds = w0 + wild_of[c1] + wild_of[c2]
+        else:
+            c0 = cards[0]
+            w0 = wild_of[c0]
+            wilds = sum(wild_of[c] for c in cards)
         if kind == MELD:
             if wilds == n:
                 if n >= 3 and WILD_RANK not in melds:
                     append(a)
                 continue
-            r = next(c for c in cards if not wild_of[c]) >> 2
+            r = (next(c for c in cards if not wild_of[c]) if w0 else c0) >> 2
             if dead is None:
                 dead = dead_ranks(g)
             if r == 3 or r in melds or r in dead:
                 continue
-            if wilds and (wild_block or not initial or
-                          v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True)):
-                continue
+            if wilds:
+                if wild_block or not initial:
+                    continue
+                key = (vcls, r, n - wilds, wilds)
+                ok = initial_ok.get(key)
+                if ok is None:
+                    ok = initial_ok[key] = v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True) is None
+                if not ok:
+                    continue
             append(a)
             continue
         r = a.target
@@ -707,8 +725,8 @@ def _go_out_key(g: Game) -> tuple[object, ...]:
     seat = g.turn
     side = g._sides[seat]
     melds = tuple(sorted((r, m.size, m.wilds) for r, m in g.melds[side].items()))
-    return (tuple(g.hands[seat]), melds, tuple(dead_ranks(g)), g.opened_turn, g.took_pile,
-            g.pile_aside is None, bool(g.stock))
+    return (tuple(g.hands[seat]), melds, tuple(dead_ranks(g)), tuple(sorted(g.turn_created)), g.opened_turn,
+            g.took_pile, g.pile_aside is None, bool(g.stock))
 
 
 def can_go_out(g: Game) -> bool:
