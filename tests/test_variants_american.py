@@ -446,6 +446,23 @@ def test_yes_binds_the_player_to_go_out() -> None:
     assert last_result(game)["went_out"] == 0
 
 
+def test_basic_player_answers_may_i_go_out() -> None:
+    """The basic player answers an American 'may I go out?' with BasicPlayer's answer (yes unless it
+    holds many points it could meld), and asks nothing it cannot do."""
+    from canasta.players import BasicPlayer
+
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc")
+    act(game, "draw", "ask")
+    action, _ = BasicPlayer().decide(game.observation(2), game.legal_actions())
+    assert action.kind == "yes"
+    act(game, action)
+    while game.hand_no == 1:
+        act(game, BasicPlayer().decide(game.observation(game.actor), game.legal_actions())[0])
+    assert last_result(game)["went_out"] == 0
+    assert game.asked_hand == [False] * 4  # a new hand: everyone may ask again
+
+
 def test_no_forbids_going_out_this_turn() -> None:
     """Terms: 'if partner says no, you cannot go out on that turn, and therefore you must keep at least one
     card in your hand after discarding.'"""
