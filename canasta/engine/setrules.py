@@ -401,6 +401,8 @@ _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add 
 
 
 _WILD = tuple(c == JOKER or 8 <= c <= 11 for c in range(64))
+#: wild cards and threes: discards with rules of their own
+_ODD_DISCARD = tuple(c == JOKER or 8 <= c <= 15 for c in range(64))
 #: (variant class, rank, naturals, wild cards) -> may a meld put down in the initial meld's turn
 #: hold them (the variant's wild_problem with initial=True; it reads only class constants)
 _INITIAL_WILDS_OK: dict[tuple[type, int, int, int], bool] = {}
@@ -427,13 +429,17 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
     wild_of = _WILD
     initial_ok = _INITIAL_WILDS_OK
     vcls = type(v)
+    plain_discards = pending_ok is True and size > 1 and pile
+    odd_discard = _ODD_DISCARD
     out: list[Action] = []
     append = out.append
     for a in actions:
-        kind = a.kind
-        cards = a.cards
+        kind, cards, target = a
         if kind == DISCARD:
             c = cards[0]
+            if plain_discards and not odd_discard[c]:
+                append(a)  # a natural card onto a pile with cards, the hand keeping some
+                continue
             if c >> 2 == 3:
                 continue
             if pending_ok is None:
@@ -498,9 +504,9 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
                     continue
             append(a)
             continue
-        r = a.target
+        r = target
         m = melds.get(r)
-        if m is None or m.size + n > meld_max:
+        if m is None or len(m.cards) + n > meld_max:
             continue
         if r == WILD_RANK:
             if wilds == n:
