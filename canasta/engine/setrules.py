@@ -724,7 +724,7 @@ def _force_threes(g: Game, seat: int) -> None:
 
 # ------------------------------------------------------------------- asking 'may I go out?'
 #: nodes a going-out search may visit before giving up (then the yes cannot bind: see may_ask)
-GO_OUT_SEARCH_LIMIT = 400
+GO_OUT_SEARCH_LIMIT = 200
 
 
 def _go_out_key(g: Game) -> tuple[object, ...]:
@@ -754,8 +754,32 @@ def _surely_stuck(g: Game) -> bool:
     seat = g.turn
     hand = g.hands[seat]
     melds = g.melds[g._sides[seat]]
+    need = g.variant.canastas_to_go_out - sum(1 for m in melds.values() if len(m.cards) >= 7)
+    if need > 0:  # canastas still to close: an upper bound on those the hand can close
+        wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+        possible = 0
+        for r, m in melds.items():
+            if len(m.cards) < 7:
+                nat = 0 if r == WILD_RANK else sum(hand[r * 4:r * 4 + 4])
+                possible += len(m.cards) + nat + wilds >= 7
+        possible += sum(1 for r in range(4, 15) if r not in melds and sum(hand[r * 4:r * 4 + 4]) >= 7)
+        possible += WILD_RANK not in melds and wilds >= 7
+        if possible < need:
+            return True
     dead = dead_ranks(g)
     stuck = hand[12] + hand[13] + hand[14] + hand[15]
+    wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+    if wilds:  # wild cards need a meld that takes them (five naturals, not sevens), or a wild meld
+        v = _v(g)
+        wm = melds.get(WILD_RANK)
+        home = (wm is not None and len(wm.cards) < 7) or (wm is None and wilds >= 3)
+        for r, m in melds.items():
+            if home:
+                break
+            if r != WILD_RANK and r != SEVEN and len(m.cards) < 7 and m.wilds < v.MAX_WILDS:
+                home = m.naturals + sum(hand[r * 4:r * 4 + 4]) >= v.WILD_AFTER_NATURALS
+        if not home:
+            stuck += wilds
     for r in range(4, 15):
         b = r * 4
         n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
@@ -787,15 +811,16 @@ def _go_out_search(g: Game, memo: dict[tuple[object, ...], bool], nodes: list[in
     c.permission = None
     c.asked = True  # no asking inside the search
     c.__dict__["_go_out_memo"] = memo
+    # each step is checked in full here (the search does not lean on filter_play's shortcuts)
     if g.hand_sizes[seat] == 1:
         ok = _canastas(g, side) >= c.variant.canastas_to_go_out and pending_met(g, side) and any(
-            a.kind == DISCARD for a in c.legal_actions())
+            a.kind == DISCARD and check_discard(c, a, False) for a in c.legal_actions())
         memo[key] = ok
         return ok
     hand_no = g.hand_no
     ok = False
     for a in c.legal_actions():
-        if (a.kind != MELD and a.kind != ADD) or is_three_layout(a):
+        if (a.kind != MELD and a.kind != ADD) or is_three_layout(a) or not check_meld_like(c, a, False):
             continue
         child = c.copy()
         child.push(a)
@@ -820,7 +845,7 @@ def may_ask(g: Game) -> bool:
     if g.pending_value or g._partners[seat] is None:
         return False
     if _canastas(g, g._sides[seat]) < g.variant.canastas_to_go_out:
-        return False
+        return False  # (a search for the second canasta too costs too much on the hot path)
     return can_go_out(g)
 
 
