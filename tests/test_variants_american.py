@@ -992,3 +992,21 @@ def test_encoding_special_hands_and_american_observation_slots() -> None:
     assert vec[OBS_SIZE + 4] == float(game.observation(0)["turn_card_drawn"])
     assert vec[OBS_SIZE + 5 + 13 - 4] == 1  # kings are dead
     assert vec[OBS_SIZE + 16:].sum() == 0  # nobody asked
+
+
+def test_soak_rescores_a_special_hand() -> None:
+    """canasta.soak checks a hand ended by a special hand: the hand laid down is that special hand and
+    'the team that went out scores only the amount shown below for the special hand'."""
+    from canasta.soak import _check_final_table, _Failure
+
+    game = pos(hands={0: STRAIGHT_13, 1: "Kh Kd Ks 5c", 2: "8c 9c", 3: "4c"}, melds={1: ["9h 9d 9c"]},
+               stock="Ks", opened=[False, True])
+    game._deal = lambda: None  # type: ignore[method-assign]  # keep the final table, as the soak does
+    act(game, "draw", "special straight")
+    result = game.hand_results[-1]
+    _check_final_table(game, result)
+    with pytest.raises(_Failure):
+        _check_final_table(game, {**result, "special_hand": "pairs"})
+    with pytest.raises(_Failure):
+        _check_final_table(game, {**result, "sides": [{"total": 2500, "items": {"special_hand": 2500}},
+                                                      result["sides"][1]]})
