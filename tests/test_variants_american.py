@@ -1010,3 +1010,30 @@ def test_soak_rescores_a_special_hand() -> None:
     with pytest.raises(_Failure):
         _check_final_table(game, {**result, "sides": [{"total": 2500, "items": {"special_hand": 2500}},
                                                       result["sides"][1]]})
+
+
+def test_special_hand_in_a_record_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand ended by 'special straight' is written, replayed and re-scored by canasta.record (the deal
+    is fixed by replacing the shuffle, in the game and in its replay alike)."""
+    from collections import Counter
+
+    from canasta.record import export_record, replay_record
+    from canasta.variants.base import standard_deck
+
+    hands = [cards(STRAIGHT_13), cards("4c 4d 5c 5d 6c 6d 8c 8d 9c 9d 10c 10d Jc"),
+             cards("4h 4s 5h 5s 6h 6s 8h 8s 9h 9s 10h 10s Js"), cards("Kh Kd Qh Qd Jh Jd 7h 7s 6c 6d 5c 5d 4c")]
+    pops = [hands[s][k] for k in range(13) for s in range(4)] + cards("Ks")
+    rest = Counter(standard_deck(2, 4))
+    rest.subtract(pops)
+    order = [c for c, k in sorted(rest.items()) for _ in range(k)] + pops[::-1]
+    assert len(order) == 108 and min(rest.values()) >= 0
+    monkeypatch.setattr(American, "deck", lambda self: list(order))
+    monkeypatch.setattr(random.Random, "shuffle", lambda self, x: None)
+    game = Game(V, 4, 0)
+    assert game.hand_cards(0) == sorted(cards(STRAIGHT_13), key=lambda c: (c == 60, c))
+    act(game, "draw", "special straight")
+    assert game.hand_results[0]["special_hand"] == "straight"
+    text = export_record(game, date="2026-11-23")
+    assert "0: special straight" in text and "special_hand 3000" in text
+    again = replay_record(text)
+    assert again.hand_results == game.hand_results
