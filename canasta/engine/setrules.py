@@ -724,7 +724,7 @@ def _force_threes(g: Game, seat: int) -> None:
 
 # ------------------------------------------------------------------- asking 'may I go out?'
 #: nodes a going-out search may visit before giving up (then the yes cannot bind: see may_ask)
-GO_OUT_SEARCH_LIMIT = 200
+GO_OUT_SEARCH_LIMIT = 150
 
 
 def _go_out_key(g: Game) -> tuple[object, ...]:
@@ -745,7 +745,18 @@ def can_go_out(g: Game) -> bool:
     memo: dict[tuple[object, ...], bool] | None = g.__dict__.get("_go_out_memo")
     if memo is None or len(memo) > 20000:
         memo = g.__dict__["_go_out_memo"] = {}
-    return _go_out_search(g, memo, [0])
+    return _go_out_search(_light_copy(g), memo, [0])
+
+
+def _light_copy(g: Game) -> Game:
+    """A copy for searching this turn: without the game's history, deals and hand results (a long
+    game's history made every copy of the search slow)."""
+    kept = g.history, g.deals, g.hand_results
+    g.history, g.deals, g.hand_results = [], [], []
+    try:
+        return g.copy()
+    finally:
+        g.history, g.deals, g.hand_results = kept
 
 
 def _surely_stuck(g: Game) -> bool:
@@ -862,7 +873,7 @@ def binding_problem(g: Game, action: Action) -> str | None:
         if g.hand_sizes[g.turn] == 1:
             return None
         return "your partner said yes to 'may I go out?': 'If you ask, and partner says yes, you must go out' (Terms)"
-    child = g.copy()
+    child = _light_copy(g)
     child.permission = None
     child.asked = True
     child.push(action)
