@@ -661,6 +661,21 @@ def test_kept_three_laid_out_by_choice() -> None:
     assert_illegal(game, "discard 3h", "not-in-hand")
 
 
+def test_kept_three_replaced_by_a_three() -> None:
+    """Terms: 'it is permissible to retain just one three': a three drawn to replace the kept one laid out
+    is the one three now kept; a three as the stock's last card ends the play ('If the last card drawn
+    from the stock is a three the game ends immediately')."""
+    game = pos(hands={0: "3h 4c 5c 9d", 2: "8c 9c"}, stock="6c 3s 7c")
+    act(game, "draw", "meld 3h")
+    assert game.red_threes[0] == cards("3h") and cards("3s")[0] in game.hand_cards(0)
+    assert game.history[-1][2] == tuple(cards("3s"))
+    act(game, "meld 3s")
+    assert game.red_threes[0] == cards("3h 3s") and game.history[-1][2] == tuple(cards("7c"))
+    game = pos(hands={0: "3h 4c 5c 9d", 2: "8c 9c"}, stock="6c 3s", rest=1)
+    act(game, "draw", "meld 3h")
+    assert game.hand_no == 2 and last_result(game)["went_out"] is None
+
+
 def test_kept_three_forced_out_when_the_side_melds() -> None:
     """Terms: '1. You may only keep a three in your hand if your team has not yet melded. As soon as your team
     puts down its initial meld ... you must lay down any three you are holding at your next opportunity. If

@@ -706,11 +706,11 @@ def lay_out_kept_three(g: Game, action: Action) -> None:
     got = [g.stock.pop()]
     hand[got[0]] += 1
     g.hand_sizes[seat] += 1
+    if got[0] >> 2 == 3:
+        # a three as the stock's last card ends the play; another is kept (the one laid out is gone),
+        # or laid out with its own replacement if the side has melded meanwhile
+        lay_out_threes(g, seat, got)
     _record_drawn(g, got)
-    if not g.stock and got[0] >> 2 == 3:
-        g._end_hand(None)
-    elif hand[got[0]] and got[0] >> 2 == 3:
-        lay_out_threes(g, seat, got)  # 'You may never keep more than one three' (the one laid out is gone)
 
 
 def _force_threes(g: Game, seat: int) -> None:
