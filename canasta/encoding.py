@@ -24,6 +24,8 @@ index       action
             legal too (their values differ; the plain card keeps the usual index)
 912..913    Hand and Foot (variants with ``FEET``): ``take`` with two jokers / two
             twos (a wild card on top of the pile); ``num_actions`` is 914 for them
+912..916    Modern American (variants with ``EXTENDED_SET_RULES``): ``special``
+            straight, pairs, pairs-wild, garbage, zip-code; ``num_actions`` is 917
 ==========  =====================================================================
 
 ``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
@@ -57,6 +59,8 @@ from canasta.engine.actions import (
     MERGE,
     NO,
     RETRACT,
+    SPECIAL,
+    SPECIAL_HANDS,
     TAKE,
     YES,
     Action,
@@ -91,6 +95,9 @@ _TAKE_SHAPES = {(0, 0, 0): 0, (2, 0, 0): 1, (1, 1, 0): 2, (1, 0, 1): 3}
 #: Hand and Foot: the pile topped by a wild card is taken with two more of its kind.
 FEET_TAKE_BASE = NUM_ACTIONS
 _FEET_TAKE_SHAPES = {(0, 2, 0): 0, (0, 0, 2): 1}
+#: Modern American: ``special <hand>`` (target 1..5) at SPECIAL_HAND_BASE + target - 1. (Its
+#: ``meld 3h``, laying out the kept three, is the meld slot of threes with one natural.)
+SPECIAL_HAND_BASE = NUM_ACTIONS
 
 
 def _is_wild(code: int) -> bool:
@@ -139,6 +146,10 @@ def encode_action(action: Action, variant: str | None = None) -> int:
     kind = action.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
+    if kind == SPECIAL:
+        if variant is None or not _xr(variant) or action.cards or not 1 <= action.target <= len(SPECIAL_HANDS):
+            raise ValueError(f"no index for {action!r}")
+        return SPECIAL_HAND_BASE + action.target - 1
     if kind == TAKE:
         shape = _shape(action.cards)
         if shape in _FEET_TAKE_SHAPES and variant is not None and _feet(variant):
@@ -166,6 +177,11 @@ def describe_index(index: int, variant: str | None = None) -> str:
         return _describe_id_index(index, variant)
     if variant is not None and _feet(variant) and index in (FEET_TAKE_BASE, FEET_TAKE_BASE + 1):
         return "take with two jokers" if index == FEET_TAKE_BASE else "take with two twos"
+    if variant is not None and _xr(variant):
+        if SPECIAL_HAND_BASE <= index < SPECIAL_HAND_BASE + len(SPECIAL_HANDS):
+            return f"special {SPECIAL_HANDS[index - SPECIAL_HAND_BASE]}"
+        if index == MELD_BASE + _slot(THREE) * len(SHAPES) + _SHAPE_INDEX[(1, 0, 0)]:
+            return "meld a three: lay out the three kept in hand (Modern American)"
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
     for kind, i in _SIMPLE.items():
@@ -253,6 +269,12 @@ def _feet(variant: str) -> bool:
     return bool(getattr(find_variant(variant), "FEET", False))
 
 
+def _xr(variant: str) -> bool:
+    from canasta.variants import find_variant
+
+    return bool(getattr(find_variant(variant), "EXTENDED_SET_RULES", False))
+
+
 def _kind(code: int) -> int:
     return 52 if code == JOKER else code - 8
 
@@ -318,6 +340,8 @@ def num_actions(variant: str | None = None) -> int:
         return _layout(variant).size
     if variant is not None and _feet(variant):
         return NUM_ACTIONS + len(_FEET_TAKE_SHAPES)
+    if variant is not None and _xr(variant):
+        return NUM_ACTIONS + len(SPECIAL_HANDS)
     return NUM_ACTIONS
 
 
@@ -416,15 +440,25 @@ FEET_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
     ("books", MAX_SIDES * 3),         # per side (own first): clean, dirty, wild piles closed / 5
 )
 FEET_OBS_SIZE = OBS_SIZE + sum(n for _, n in FEET_OBS_LAYOUT)
+#: Modern American (variants with ``EXTENDED_SET_RULES``): blocks after :data:`OBS_LAYOUT`.
+XR_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("bonus_cards", MAX_SEATS),       # face-down bonus cards each seat holds / 4, relative to own
+    ("turn_card_drawn", 1),           # the turn card has been drawn (no bonus cards any more)
+    ("dead_ranks", 11),               # ranks 4..A with a closed natural canasta (either side)
+    ("asked_hand", MAX_SEATS),        # per seat, relative to own: asked 'may I go out?' this hand
+)
+XR_OBS_SIZE = OBS_SIZE + sum(n for _, n in XR_OBS_LAYOUT)
 
 
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
-    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`, or
+    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`, then
+    :data:`FEET_OBS_LAYOUT` or :data:`XR_OBS_LAYOUT` where the variant has them; or
     :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
     if _ids(obs["variant"]):
         return _encode_id_observation(obs, dtype)
     feet = "foot_sizes" in obs
-    out: npt.NDArray[Any] = np.zeros(FEET_OBS_SIZE if feet else OBS_SIZE, dtype=dtype)
+    xr = "turn_card_drawn" in obs
+    out: npt.NDArray[Any] = np.zeros(FEET_OBS_SIZE if feet else XR_OBS_SIZE if xr else OBS_SIZE, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
@@ -470,6 +504,15 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     out[m + 5] = float(obs["permission"] is True)
     out[m + 6] = float(obs["permission"] is False)
     out[m + 7] = float(obs["partner"] is not None)
+    if xr:
+        x = OBS_SIZE
+        for s in range(players):
+            rel = (s - seat) % players
+            out[x + rel] = obs["bonus_cards"][s] / 4
+            out[x + MAX_SEATS + 1 + 11 + rel] = float(obs["asked_hand"][s])
+        out[x + MAX_SEATS] = float(obs["turn_card_drawn"])
+        for r in obs["dead_ranks"]:
+            out[x + MAX_SEATS + 1 + parse_rank(r) - 4] = 1
     if feet:
         f = OBS_SIZE
         for s in range(players):
@@ -511,6 +554,8 @@ def obs_size(variant: str | None = None) -> int:
     """Length of the observation vector of ``variant``."""
     if variant is not None and _feet(variant):
         return FEET_OBS_SIZE
+    if variant is not None and _xr(variant):
+        return XR_OBS_SIZE
     if variant is not None and _ids(variant):
         return ID_OBS_SIZE + (CT_OBS_EXTRA if _layout(variant).classic_turn else 0)
     return OBS_SIZE

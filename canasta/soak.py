@@ -99,7 +99,13 @@ def _check_final_table(table: Game, result: HandScore) -> None:
     hand_no = result["hand"]
     if concealed and went_out is None:
         raise _Failure("table", f"hand {hand_no}: concealed without anyone going out")
-    if went_out is not None and table.hand_sizes[went_out] != 0:
+    special = result.get("special_hand")
+    if special is not None:  # Modern American: the whole hand laid down as a special hand
+        sv: Any = v  # a variant with special hands (Modern American)
+        why = sv.special_hand_problem(special, table.hands[went_out]) if went_out is not None else "nobody went out"
+        if why is not None:
+            raise _Failure("table", f"hand {hand_no}: special hand {special!r} of seat {went_out}: {why}")
+    elif went_out is not None and table.hand_sizes[went_out] != 0:
         raise _Failure("table", f"hand {hand_no}: seat {went_out} went out holding {table.hand_cards(went_out)}")
     if table._ids:
         _check_final_id_table(table, result)
@@ -115,6 +121,12 @@ def _check_final_table(table: Game, result: HandScore) -> None:
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld filed under rank {rank} holds {meld.cards}")
         seats = [s for s in range(n) if v.side_of(s) == side]
         mine = went_out is not None and v.side_of(went_out) == side
+        if special is not None and mine:
+            expected_special = sv.score_special(special)
+            if table.melds[side] or dict(expected_special) != dict(result["sides"][side]):
+                raise _Failure("rescore", f"hand {hand_no}, side {side}: recorded {result['sides'][side]}, "
+                                          f"the special hand {special!r} scores {dict(expected_special)}")
+            continue
         melds = [(m.rank, list(m.cards)) for m in table.melds[side].values()]
         hands = [table.hand_cards(s) for s in seats]
         if table._feet:  # Hand and Foot: closed books are melds; an unplayed foot counts as hand

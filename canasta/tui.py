@@ -44,6 +44,8 @@ Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'ad
 Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top card on meld #3;
   'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; 'merge #3 #5' combines two sets
   of a rank into set #3 (seven cards at most); two seven-card melds to go out.
+American: 'special straight' (or pairs, pairs-wild, garbage, zip-code) lays the whole hand down as
+  a special hand; 'meld 3h' lays out the one three kept in hand (a replacement is drawn).
 Italian: Samba with a pile always frozen (take it with a natural pair); 'meld 2s 2h 2d' melds
   deuces, and no 2 plays wild while your side's meld of deuces is short of seven.
 Cards: Ah, 10d (or Td), 3s, JK. A number picks that line of 'moves'.

@@ -16,7 +16,7 @@ from canasta.encoding import OBS_SIZE
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("classic", 3), ("classic", 4),
                                                    ("uruguayan", 4), ("cuban", 4), ("burraco", 4), ("burraco", 2),
-                                                   ("samba", 4)])
+                                                   ("samba", 4), ("american", 4)])
 def test_random_sim(variant: str, players: int) -> None:
     game = pyspiel.load_game(osg.SHORT_NAME, {"variant": variant, "players": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -15,7 +15,7 @@ from canasta.env.pettingzoo_env import CanastaEnv
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("classic", 3), ("classic", 2),
                                                    ("uruguayan", 4), ("cuban", 4), ("burraco", 4), ("burraco", 2),
-                                                   ("samba", 4)])
+                                                   ("samba", 4), ("american", 4)])
 def test_api(variant: str, players: int) -> None:
     api_test(CanastaEnv(variant, players), num_cycles=300)
 

@@ -114,7 +114,7 @@ def test_parse_move_errors(text: str) -> None:
 
 def test_all_verbs_listed() -> None:
     assert set(KINDS) == {"draw", "take", "meld", "add", "discard", "ask", "yes", "no", "retract", "end",
-                          "merge"}
+                          "merge", "special"}
 
 
 @settings(max_examples=EXAMPLES)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import act, assert_illegal, cards, items, legal_texts, position
+from helpers import act, assert_illegal, cards, items, last_result, legal_texts, position
 
 from canasta import Game
 from canasta.errors import OptionError
@@ -43,8 +43,9 @@ def test_deal_thirteen_cards_and_empty_pile() -> None:
     assert all(len(h) == 13 for h in deal["hands"])
     assert game.pile == [] and deal["upcards"] == []
     assert sum(game.hand_sizes) == 52
-    # threes of both colours were laid out and replaced
-    assert all(not any(game.hands[s][c] for c in (12, 13, 14, 15)) for s in range(4))
+    # threes of both colours were laid out and replaced, but one (kept for a straight, Terms: 'it is
+    # permissible to retain just one three')
+    assert all(sum(game.hands[s][c] for c in (12, 13, 14, 15)) <= 1 for s in range(4))
     assert game.legal_actions()[0].kind == "draw"
     assert all(a.kind != "take" for a in game.legal_actions())
 
@@ -394,12 +395,309 @@ def test_empty_stock_play_goes_on_while_the_pile_is_taken() -> None:
     assert len(game.hand_results) == 1
 
 
-def test_asking_is_not_offered() -> None:
-    """Not implemented yet (docs/variants/american.md): asking permission; going out without asking is
-    always legal ('you are free to go out on any turn without consulting your partner')."""
+def test_ask_after_drawing_once_per_hand() -> None:
+    """Terms: 'When you are in a position to go out you may, if you wish, first ask your partner's
+    permission. ... You may ask permission to go out only once in each hand.'"""
     two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
-    game = pos(hands={0: "Kh Kd Ks 2c", 1: "5c"}, pile="9d", melds={0: two})
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc")
+    assert "ask" not in legal_texts(game)  # before drawing the position is not known yet
+    assert_illegal(game, "ask", "ask-timing")
+    act(game, "draw")
+    assert "ask" in legal_texts(game)
+    act(game, "ask")
+    assert game.phase == "answer" and game.actor == 2
+    assert legal_texts(game) == {"yes", "no"}
+    assert_illegal(game, "discard 5c", "answer-pending")
+    act(game, "no")
     assert "ask" not in legal_texts(game)
+    assert_illegal(game, "ask", "ask-timing")
+    # the same player in a later turn of the hand may not ask again
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc",
+               asked_hand=[True, False, False, False])
+    act(game, "draw")
+    assert "ask" not in legal_texts(game)
+    assert_illegal(game, "ask", "ask-timing")
+
+
+def test_ask_not_in_position_to_go_out() -> None:
+    """Terms: 'When you are in a position to go out you may ... ask': with two canastas but a hand that
+    cannot be melded down to one card, asking is not offered; nor without the two canastas. 'If you
+    satisfy the conditions for going out, you are free to go out on any turn without consulting your
+    partner.'"""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd 5c 9h", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="6c")
+    act(game, "draw")
+    assert "ask" not in legal_texts(game)
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two[:1]}, stock="Kc")
+    act(game, "draw")
+    assert "ask" not in legal_texts(game)
+    # the second canasta would be completed on the way out: the engine asks for both canastas first
+    # (docs/variants/american.md, 'Not implemented yet')
+    game = pos(hands={0: "Js Kh Kd Ks", 1: "5d 6d", 2: "8c 9c"}, pile="9d",
+               melds={0: [two[0], "Jh Jd Js Jc Jh Jd"]}, stock="5c")
+    act(game, "draw")
+    assert "ask" not in legal_texts(game)
+    act(game, "add J Js", "meld Kh Kd Ks", "discard 5c")  # going out without asking is free
+    assert last_result(game)["went_out"] == 0
+
+
+def test_yes_binds_the_player_to_go_out() -> None:
+    """Terms: 'If you ask, and partner says yes, you must go out'."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc")
+    act(game, "draw", "ask", "yes")
+    assert game.phase == "play" and game.actor == 0 and game.permission is True
+    assert_illegal(game, "discard 5c", "must-go-out")
+    assert "discard 5c" not in legal_texts(game)
+    act(game, "meld Kh Kd Ks")
+    assert_illegal(game, "discard 5c", "must-go-out")  # Kc must go on the kings first
+    assert legal_texts(game) == {"add K Kc"}
+    act(game, "add K Kc", "discard 5c")
+    assert last_result(game)["went_out"] == 0
+
+
+def test_basic_player_answers_may_i_go_out() -> None:
+    """The basic player answers an American 'may I go out?' with BasicPlayer's answer (yes unless it
+    holds many points it could meld), and asks nothing it cannot do."""
+    from canasta.players import BasicPlayer
+
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc")
+    act(game, "draw", "ask")
+    action, _ = BasicPlayer().decide(game.observation(2), game.legal_actions())
+    assert action.kind == "yes"
+    act(game, action)
+    while game.hand_no == 1:
+        act(game, BasicPlayer().decide(game.observation(game.actor), game.legal_actions())[0])
+    assert last_result(game)["went_out"] == 0
+    assert game.asked_hand == [False] * 4  # a new hand: everyone may ask again
+
+
+def test_no_forbids_going_out_this_turn() -> None:
+    """Terms: 'if partner says no, you cannot go out on that turn, and therefore you must keep at least one
+    card in your hand after discarding.'"""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="Kc")
+    act(game, "draw", "ask", "no", "meld Kh Kd Ks")
+    assert_illegal(game, "add K Kc", "one-card")
+    act(game, "discard 5c")
+    assert game.turn == 1 and game.hand_cards(0) == cards("Kc")
+
+
+# ------------------------------------------------------------------ special hands
+STRAIGHT_13 = "Ah 2c 3h 4d 5s 6h 7d 8c 9s 10h Jd Qc JK"
+
+
+def test_special_straight_after_drawing_ends_the_play() -> None:
+    """Terms 'Special Hand': 'If after drawing from the deck you have the cards required for any of the
+    special hands ... you may make the first and only meld for your team by laying down your entire hand
+    without a discard and thereby end the play.' 'Straight: This consists of one card of every rank:
+    A-2-3-4-5-6-7-8-9-10-J-Q-K-joker. Exceptionally, for the purpose of making this combination, you are
+    allowed to keep a three in your hand.' Scored 'straight: 3000 points' ('the team that went out scores
+    only the amount shown'; 'the other team scores in the normal way')."""
+    game = pos(hands={0: STRAIGHT_13, 1: "Kh Kd Ks 5c", 2: "8c 9c", 3: "4c"}, melds={1: ["9h 9d 9c"]},
+               stock="Ks", opened=[False, True])
+    assert_illegal(game, "special straight", "special-draw-first")
+    act(game, "draw")
+    assert "special straight" in legal_texts(game)
+    assert_illegal(game, "special pairs", "special-hand")
+    act(game, "special straight")
+    result = last_result(game)
+    assert result["special_hand"] == "straight" and result["went_out"] == 0
+    assert result["sides"][0] == {"total": 3000, "items": {"special_hand": 3000}}
+    assert items(game, 1) == American(4, {}).score_table([(9, cards("9h 9d 9c"))], [], [cards("Kh Kd Ks 5c"),
+                                                          cards("4c")], False)["items"]
+    assert game.hand_no == 2 and game.card_count() == 108
+
+
+def test_special_hand_only_before_the_side_melds() -> None:
+    """Terms: 'You are only allowed to put down a special hand if your team has not yet melded any cards.'"""
+    game = pos(hands={0: STRAIGHT_13, 2: "Kh Kd Ks 5c"}, melds={0: ["9h 9d 9c"]}, stock="Ks")
+    act(game, "draw")
+    assert "special straight" not in legal_texts(game)
+    assert_illegal(game, "special straight", "special-after-meld")
+
+
+def test_special_pairs_with_and_without_wild_cards() -> None:
+    """Terms 'Pairs': 'This is a hand of seven pairs. It must not contain any jokers or threes. There are two
+    types: 1. Without wild cards. Example: 4-4-5-5-7-7-8-8-9-9-10-10-Q-Q. 2. With twos, sevens and aces.
+    Example: 2-2-6-6-7-7-9-9-J-J-K-K-A-A. The following hand: 2-2-4-4-5-5-6-6-8-8-9-9-A-A is not valid,
+    because a hand with a pair of twos must contain both sevens and aces as well.' Scores 2500 and 2000."""
+    game = pos(hands={0: "4h 4d 5h 5d 7h 7d 8h 8d 9h 9d 10h 10d Qh"}, stock="Qd")
+    act(game, "draw")
+    assert {a for a in legal_texts(game) if a.startswith("special")} == {"special pairs"}
+    assert_illegal(game, "special pairs-wild", "special-hand")
+    act(game, "special pairs")
+    assert last_result(game)["sides"][0]["total"] == 2500
+    game = pos(hands={0: "2h 2d 6h 6d 7h 7d 9h 9d Jh Jd Kh Kd Ah"}, stock="Ad")
+    act(game, "draw")
+    assert_illegal(game, "special pairs", "special-hand")
+    act(game, "special pairs-wild")
+    assert last_result(game)["sides"][0]["total"] == 2000
+    game = pos(hands={0: "2h 2d 4h 4d 5h 5d 6h 6d 8h 8d 9h 9d Ah"}, stock="Ad")
+    act(game, "draw")
+    assert not any(a.startswith("special") for a in legal_texts(game))
+    assert_illegal(game, "special pairs-wild", "special-hand")
+
+
+def test_special_pairs_table_rules() -> None:
+    """Terms 'Table Rules': 'Some players allow the pairs hand with wilds, sevens and aces to use a pair of
+    jokers or a pair of twos as the wilds.' (pairs_wilds=twos_or_jokers) 'Some players allow the pairs hand
+    to include sevens or aces but never threes or wild cards.' (pairs_wilds=none) 'Some players award a
+    higher score of 3500 points for pairs and garbage hands.' (pairs_garbage_score=3500)"""
+    jokers = "JK JK 6h 6d 7h 7d 9h 9d Jh Jd Kh Kd Ah"
+    game = pos(hands={0: jokers}, stock="Ad")
+    act(game, "draw")
+    assert_illegal(game, "special pairs-wild", "special-hand")
+    game = pos(hands={0: jokers}, stock="Ad", rules={"pairs_wilds": "twos_or_jokers"})
+    act(game, "draw", "special pairs-wild")
+    assert last_result(game)["sides"][0]["total"] == 2000
+    game = pos(hands={0: "2h 2d 6h 6d 7h 7d 9h 9d Jh Jd Kh Kd Ah"}, stock="Ad", rules={"pairs_wilds": "none"})
+    act(game, "draw")
+    assert_illegal(game, "special pairs-wild", "special-hand")
+    game = pos(hands={0: "4h 4d 5h 5d 7h 7d 8h 8d 9h 9d Ah Ad Qh"}, stock="Qd",
+               rules={"pairs_wilds": "none", "pairs_garbage_score": 3500})
+    act(game, "draw", "special pairs")
+    assert last_result(game)["sides"][0]["total"] == 3500
+
+
+def test_special_garbage_and_its_table_rule() -> None:
+    """Terms 'Garbage': 'This consists of two sets of four of a kind and two sets of three of a kind,
+    without any wild cards or threes. Example: 4-4-4-6-6-6-6-J-J-J-J-A-A-A.' ('garbage: 2000 points');
+    Table Rules: 'Some players require for the garbage hand four natural sets of three equal cards plus two
+    matching wild cards (two twos or two jokers).' (garbage_hand=threes_and_wild_pair)"""
+    game = pos(hands={0: "4h 4d 4s 6h 6d 6s 6c Jh Jd Js Jc Ah Ad"}, stock="As")
+    act(game, "draw", "special garbage")
+    assert last_result(game)["sides"][0]["total"] == 2000
+    wild = "4h 4d 4s 6h 6d 6s Jh Jd Js Ah Ad As 2c"
+    game = pos(hands={0: wild}, stock="2d")
+    act(game, "draw")
+    assert_illegal(game, "special garbage", "special-hand")
+    game = pos(hands={0: wild}, stock="2d", rules={"garbage_hand": "threes_and_wild_pair"})
+    act(game, "draw", "special garbage")
+    assert last_result(game)["sides"][0]["total"] == 2000
+    game = pos(hands={0: "4h 4d 4s 6h 6d 6s 6c Jh Jd Js Jc Ah Ad"}, stock="As",
+               rules={"garbage_hand": "threes_and_wild_pair"})
+    act(game, "draw")
+    assert_illegal(game, "special garbage", "special-hand")
+
+
+def test_special_zip_code_only_with_a_score() -> None:
+    """Terms: 'Zip Code: 1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs. Example:
+    2-2-4-4-4-4-6-6-6-9-9-9-A-A' (the text gives it no score: played with zip_code_score)."""
+    hand = "2h 2d 4h 4d 4s 4c 6h 6d 6s 9h 9d 9s Ah"
+    game = pos(hands={0: hand}, stock="Ad")
+    act(game, "draw")
+    assert_illegal(game, "special zip-code", "special-hand")
+    game = pos(hands={0: hand}, stock="Ad", rules={"zip_code_score": 1000})
+    act(game, "draw")
+    assert "special zip-code" in legal_texts(game)
+    act(game, "special zip-code")
+    assert last_result(game)["sides"][0]["total"] == 1000
+
+
+def test_special_hand_with_dead_cards() -> None:
+    """Terms: 'a special hand may include cards matching a closed (complete) canasta melded by the opposing
+    team - i.e. cards that would otherwise be considered 'dead'.'"""
+    game = pos(hands={0: STRAIGHT_13}, melds={1: ["Kh Kd Ks Kc Kh Kd Kc"]}, stock="Ks")
+    act(game, "draw", "special straight")
+    assert last_result(game)["special_hand"] == "straight"
+
+
+def test_special_hand_fourteenth_card_from_one_card_pile() -> None:
+    """Terms 'Table Rules': 'Some play that a special hand can be completed by taking its 14th card from the
+    discard pile, but only if the discard pile has just one card in it' (special_from_pile)."""
+    game = pos(hands={0: STRAIGHT_13}, pile="Ks", stock="5c")
+    assert "special straight" not in legal_texts(game)
+    assert_illegal(game, "special straight", "special-draw-first")
+    game = pos(hands={0: STRAIGHT_13}, pile="Ks", stock="5c", rules={"special_from_pile": True})
+    assert "special straight" in legal_texts(game)
+    act(game, "special straight")
+    assert last_result(game)["sides"][0]["total"] == 3000 and game.card_count() == 108
+    game = pos(hands={0: STRAIGHT_13}, pile="4c Ks", stock="5c", rules={"special_from_pile": True})
+    assert_illegal(game, "special straight", "special-pile")
+
+
+def test_special_notation_round_trip() -> None:
+    """docs/notation.md: 'special straight' names the hand; a bad name is a notation error."""
+    from canasta.errors import NotationError
+    from canasta.notation import format_action, parse_action
+
+    for name in ("straight", "pairs", "pairs-wild", "garbage", "zip-code"):
+        assert format_action(parse_action(f"special {name}")) == f"special {name}"
+    with pytest.raises(NotationError):
+        parse_action("special flush")
+    game = pos(hands={0: STRAIGHT_13}, stock="Ks")
+    act(game, "draw")
+    assert_illegal(game, parse_action("special straight")._replace(target=9), "special-kind")
+    assert_illegal(Game("classic", 4, 0), "special straight", "no-special-hands")
+
+
+# ------------------------------------------------------------------ the kept three
+def test_one_three_kept_before_the_side_melds() -> None:
+    """Terms: 'If your team has not yet put down its initial meld, it is permissible to retain just one three
+    in your hand ... for the purpose of collecting a straight' and '2. You may never keep more than one three
+    in your hand. If you draw a second three you must lay down one of them and draw a replacement card.'"""
+    game = pos(hands={0: "3h 4c 5c 9d", 2: "8c 9c"}, stock="3s 6c")
+    act(game, "draw")
+    held = [c for c in game.hand_cards(0) if c >> 2 == 3]
+    assert len(held) == 1 and len(game.red_threes[0]) == 1
+    assert sorted(game.hand_cards(0)) == sorted(cards("4c 5c 9d 6c") + held)
+    assert game.history[-1][2] == tuple(cards("3s 6c"))
+
+
+def test_kept_three_laid_out_by_choice() -> None:
+    """Terms: 'If you have been holding a three in your hand and decide you no longer wish to keep it, then
+    during your turn you may lay the three face up in your team's meld area and draw a replacement card from
+    the stock.' (written 'meld 3h')"""
+    game = pos(hands={0: "3h 4c 5c 9d"}, stock="6c 7c")
+    assert_illegal(game, "meld 3h", "draw-first")
+    act(game, "draw")
+    assert "meld 3h" in legal_texts(game)
+    assert_illegal(game, "meld 3d", "not-in-hand")
+    act(game, "meld 3h")
+    assert game.red_threes[0] == cards("3h") and sorted(game.hand_cards(0)) == sorted(cards("4c 5c 7c 9d 6c"))
+    assert game.history[-1][2] == tuple(cards("7c"))
+    assert_illegal(game, "discard 3h", "not-in-hand")
+
+
+def test_kept_three_replaced_by_a_three() -> None:
+    """Terms: 'it is permissible to retain just one three': a three drawn to replace the kept one laid out
+    is the one three now kept; a three as the stock's last card ends the play ('If the last card drawn
+    from the stock is a three the game ends immediately')."""
+    game = pos(hands={0: "3h 4c 5c 9d", 2: "8c 9c"}, stock="6c 3s 7c")
+    act(game, "draw", "meld 3h")
+    assert game.red_threes[0] == cards("3h") and cards("3s")[0] in game.hand_cards(0)
+    assert game.history[-1][2] == tuple(cards("3s"))
+    act(game, "meld 3s")
+    assert game.red_threes[0] == cards("3h 3s") and game.history[-1][2] == tuple(cards("7c"))
+    game = pos(hands={0: "3h 4c 5c 9d", 2: "8c 9c"}, stock="6c 3s", rest=1)
+    act(game, "draw", "meld 3h")
+    assert game.hand_no == 2 and last_result(game)["went_out"] is None
+
+
+def test_kept_three_forced_out_when_the_side_melds() -> None:
+    """Terms: '1. You may only keep a three in your hand if your team has not yet melded. As soon as your team
+    puts down its initial meld ... you must lay down any three you are holding at your next opportunity. If
+    it is your partner who lays down the initial meld this will be at the start of your next turn: you lay
+    down your three before drawing from the stock, and as usual you must draw a replacement card'."""
+    game = pos(hands={0: "3h Ah Ad Ac As Kh Kd Ks Qh Qd Qs 5d 6d 9c", 1: "4c 4d 5s", 2: "3d 7c 8c",
+                      3: "4h 4s 6s"}, stock="10c Jc 9s 5c 6c", rest=3, phase="play")
+    act(game, "meld Ah Ad Ac", "add A As", "meld Kh Kd Ks")
+    assert not game.opened[0] and cards("3h")[0] in game.hand_cards(0)
+    act(game, "meld Qh Qd Qs")
+    assert game.opened[0]
+    assert not any(c >> 2 == 3 for c in game.hand_cards(0)) and cards("3h")[0] in game.red_threes[0]
+    act(game, "discard 5d")
+    act(game, "draw", "discard 5s")
+    assert game.turn == 2 and game.phase == "draw"
+    assert not any(c >> 2 == 3 for c in game.hand_cards(2)) and cards("3d")[0] in game.red_threes[0]
+
+
+def test_three_kept_makes_no_special_but_the_straight() -> None:
+    """Terms 'Pairs': 'It must not contain any jokers or threes'."""
+    game = pos(hands={0: "3h 3d 4h 4d 5h 5d 7h 7d 8h 8d 9h 9d Qh"}, stock="Qd")
+    assert_illegal(game, "special pairs", "special-draw-first")
 
 
 # ------------------------------------------------------------------ scoring
@@ -561,8 +859,8 @@ def test_golden_record_replays_and_rescores() -> None:
     text = (Path(__file__).parent / "data" / "american-4p-seed9.txt").read_text()
     g = replay_record(text)
     assert export_record(g, date="2026-11-23") == text
-    assert [r["totals"] for r in g.hand_results] == [[-825, -1060], [-270, -1845], [-4690, 2405]]
-    assert [r["went_out"] for r in g.hand_results] == [3, None, 3]
+    assert [r["totals"] for r in g.hand_results] == [[4795, -985], [3460, -1565], [6015, -3955]]
+    assert [r["went_out"] for r in g.hand_results] == [0, None, 0]
     for r in g.hand_results:
         for s in r["sides"]:
             assert s["total"] == sum(s["items"].values())
@@ -631,7 +929,7 @@ def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.Monkey
             legal = game.legal_actions()
             if game.phase == "play":
                 with monkeypatch.context() as m:
-                    m.setattr(setrules, "filter_play", lambda g, out: out)
+                    m.setattr(setrules, "filter_play", lambda g, out, *_: out)
                     candidates = game.legal_actions()
                 full = []
                 for a in candidates:
@@ -666,3 +964,91 @@ def test_wings_table_rule_has_no_bonus_cards() -> None:
                rules={"bonus_cards": False})
     act(game, "meld Ah Ad Ac", "meld Kh Kd JK", "discard 5d")
     assert game.bonus[0] == [] and game.hand_sizes[0] == 1
+
+
+def test_encoding_special_hands_and_american_observation_slots() -> None:
+    """canasta.encoding: 'special <hand>' has an index of its own (912..916 for American), the kept three's
+    'meld 3h' its meld slot; the observation vector holds bonus cards, turn_card_drawn, dead_ranks and
+    who asked this hand (XR_OBS_LAYOUT), after Classic's layout, which is unchanged for the others."""
+    pytest.importorskip("numpy")
+    from canasta.encoding import (
+        NUM_ACTIONS,
+        OBS_SIZE,
+        XR_OBS_SIZE,
+        decode,
+        describe_index,
+        encode_action,
+        encode_observation,
+        legal_indices,
+        num_actions,
+        obs_size,
+    )
+    from canasta.notation import parse_action
+
+    assert num_actions(V) == NUM_ACTIONS + 5 and num_actions("classic") == NUM_ACTIONS
+    assert obs_size(V) == XR_OBS_SIZE == OBS_SIZE + 20 and obs_size("classic") == OBS_SIZE
+    for i, name in enumerate(("straight", "pairs", "pairs-wild", "garbage", "zip-code")):
+        assert encode_action(parse_action(f"special {name}"), V) == NUM_ACTIONS + i
+        assert describe_index(NUM_ACTIONS + i, V) == f"special {name}"
+    with pytest.raises(ValueError):
+        encode_action(parse_action("special straight"), "classic")
+    game = pos(hands={0: "3h " + STRAIGHT_13.replace("3h ", ""), 2: "8c 9c"},
+               melds={1: ["Kh Kd Ks Kc Kh Kd Kc"]}, opened=[False, True], stock="Ks 5c")
+    act(game, "draw")
+    game.bonus[1] = [game.stock.pop() for _ in range(3)]
+    legal = game.legal_actions()
+    idx = legal_indices(legal, V)
+    assert len(idx) == len(legal)
+    assert decode(NUM_ACTIONS, legal, V) == parse_action("special straight")
+    assert describe_index(encode_action(parse_action("meld 3h"), V), V).startswith("meld a three")
+    vec = encode_observation(game.observation(0))
+    assert vec.shape == (XR_OBS_SIZE,)
+    assert vec[OBS_SIZE + 1] == 3 / 4  # seat 1 (next after own) holds three bonus cards
+    assert vec[OBS_SIZE + 4] == float(game.observation(0)["turn_card_drawn"])
+    assert vec[OBS_SIZE + 5 + 13 - 4] == 1  # kings are dead
+    assert vec[OBS_SIZE + 16:].sum() == 0  # nobody asked
+
+
+def test_soak_rescores_a_special_hand() -> None:
+    """canasta.soak checks a hand ended by a special hand: the hand laid down is that special hand and
+    'the team that went out scores only the amount shown below for the special hand'."""
+    from canasta.soak import _check_final_table, _Failure
+
+    game = pos(hands={0: STRAIGHT_13, 1: "Kh Kd Ks 5c", 2: "8c 9c", 3: "4c"}, melds={1: ["9h 9d 9c"]},
+               stock="Ks", opened=[False, True])
+    game._deal = lambda: None  # type: ignore[method-assign]  # keep the final table, as the soak does
+    act(game, "draw", "special straight")
+    result = game.hand_results[-1]
+    _check_final_table(game, result)
+    with pytest.raises(_Failure):
+        _check_final_table(game, {**result, "special_hand": "pairs"})
+    with pytest.raises(_Failure):
+        _check_final_table(game, {**result, "sides": [{"total": 2500, "items": {"special_hand": 2500}},
+                                                      result["sides"][1]]})
+
+
+def test_special_hand_in_a_record_round_trips(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand ended by 'special straight' is written, replayed and re-scored by canasta.record (the deal
+    is fixed by replacing the shuffle, in the game and in its replay alike)."""
+    from collections import Counter
+
+    from canasta.record import export_record, replay_record
+    from canasta.variants.base import standard_deck
+
+    hands = [cards(STRAIGHT_13), cards("4c 4d 5c 5d 6c 6d 8c 8d 9c 9d 10c 10d Jc"),
+             cards("4h 4s 5h 5s 6h 6s 8h 8s 9h 9s 10h 10s Js"), cards("Kh Kd Qh Qd Jh Jd 7h 7s 6c 6d 5c 5d 4c")]
+    pops = [hands[s][k] for k in range(13) for s in range(4)] + cards("Ks")
+    rest = Counter(standard_deck(2, 4))
+    rest.subtract(pops)
+    order = [c for c, k in sorted(rest.items()) for _ in range(k)] + pops[::-1]
+    assert len(order) == 108 and min(rest.values()) >= 0
+    monkeypatch.setattr(American, "deck", lambda self: list(order))
+    monkeypatch.setattr(random.Random, "shuffle", lambda self, x: None)
+    game = Game(V, 4, 0)
+    assert game.hand_cards(0) == sorted(cards(STRAIGHT_13), key=lambda c: (c == 60, c))
+    act(game, "draw", "special straight")
+    assert game.hand_results[0]["special_hand"] == "straight"
+    text = export_record(game, date="2026-11-23")
+    assert "0: special straight" in text and "special_hand 3000" in text
+    again = replay_record(text)
+    assert again.hand_results == game.hand_results

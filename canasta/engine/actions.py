@@ -21,13 +21,18 @@ NO = "no"
 RETRACT = "retract"  # take back an insufficient initial meld (with the Bicycle penalty)
 END = "end"          # decline to take the pile when the stock is gone, ending the hand
 MERGE = "merge"      # Samba: combine two sets of a rank into one ('merge #a #b', meld b into meld a)
+SPECIAL = "special"  # Modern American: lay down the whole hand as a special hand ('special straight')
 
-KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END, MERGE)
+KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END, MERGE, SPECIAL)
+
+#: The special hands of Modern American, in the order of their ``special`` action targets (1, 2, ...).
+SPECIAL_HANDS = ("straight", "pairs", "pairs-wild", "garbage", "zip-code")
 
 
 class Action(NamedTuple):
     """One atomic step. ``cards`` are card codes; ``target`` is a meld's rank for ``add``
-    (``ID_BASE + n`` for meld ``#n``; for ``merge`` both ids, see :func:`canasta.notation.merge_target`)."""
+    (``ID_BASE + n`` for meld ``#n``; for ``merge`` both ids, see :func:`canasta.notation.merge_target`;
+    for ``special`` the position of the hand in :data:`SPECIAL_HANDS`, plus one)."""
 
     kind: str
     cards: tuple[int, ...] = ()
@@ -45,3 +50,8 @@ YES_ACTION = Action(YES)
 NO_ACTION = Action(NO)
 RETRACT_ACTION = Action(RETRACT)
 END_ACTION = Action(END)
+
+
+def special_action(name: str) -> Action:
+    """The action laying down the whole hand as the special hand ``name`` (e.g. "straight")."""
+    return Action(SPECIAL, (), SPECIAL_HANDS.index(name) + 1)

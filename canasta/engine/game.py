@@ -39,6 +39,7 @@ from canasta.engine.actions import (
     NO_ACTION,
     RETRACT,
     RETRACT_ACTION,
+    SPECIAL,
     TAKE,
     YES,
     YES_ACTION,
@@ -261,6 +262,8 @@ class Game(IdMeldRules, FootRules):
         if self._xr:
             #: per seat, bonus cards held face down until the seat's next turn (Modern American)
             self.bonus: list[list[int]] = [[] for _ in range(n)]
+            #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
+            self.asked_hand: list[bool] = [False] * n
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -409,6 +412,8 @@ class Game(IdMeldRules, FootRules):
             out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
+        if self._xr and len(self.pile) == 1:  # Modern American table rule special_from_pile
+            out.extend(_sr.special_actions(self))
         return out
 
     def _can_draw(self) -> bool:
@@ -572,7 +577,8 @@ class Game(IdMeldRules, FootRules):
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
         if self._xr:
-            return _sr.filter_play(self, out)
+            out.extend(_sr.extra_play_actions(self))
+            return _sr.filter_play(self, out, pending_ok)
         if self._feet:
             return self._ft_play_filter(out, pending_ok)
         return out
@@ -631,6 +637,8 @@ class Game(IdMeldRules, FootRules):
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
         if self._feet:
             return self._ft_may_ask()
+        if self._xr:
+            return _sr.may_ask(self)
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -656,6 +664,9 @@ class Game(IdMeldRules, FootRules):
         ph = self.phase
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
+        if kind == SPECIAL:
+            self._check_special(action)
+            return
         if kind not in (TAKE, MELD, ADD, DISCARD) and (action.cards or action.target):
             raise IllegalActionError("no-cards-expected", f"{kind} names no cards")
         if kind != ADD and action.target:
@@ -716,6 +727,16 @@ class Game(IdMeldRules, FootRules):
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
+
+    def _check_special(self, action: Action) -> None:
+        """Modern American's special hands (canasta.engine.setrules): the whole hand laid down at once."""
+        if not self._xr:
+            raise IllegalActionError("no-special-hands", f"{self.variant_name} has no special hands")
+        if self.phase not in (P_DRAW, P_PLAY):
+            raise IllegalActionError("special-timing", "a special hand is laid down in your own turn")
+        why = _sr.special_problem(self, action)
+        if why is not None:
+            raise IllegalActionError(*why)
 
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
         if raise_error:
@@ -1076,6 +1097,8 @@ class Game(IdMeldRules, FootRules):
             self._do_discard(action)
         elif kind == ASK:
             self.asked = True
+            if self._xr:
+                self.asked_hand[self.turn] = True
             self.return_phase = self.phase
             self.phase = P_ANSWER
         elif kind in (YES, NO):
@@ -1083,6 +1106,8 @@ class Game(IdMeldRules, FootRules):
             self.phase = self.return_phase
         elif kind == RETRACT:
             self._do_retract()
+        elif kind == SPECIAL:
+            _sr.do_special(self, action)
         elif kind == END:
             if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
                 self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
@@ -1204,6 +1229,9 @@ class Game(IdMeldRules, FootRules):
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
+        if rank == THREE and self._xr:  # Modern American: lay out the three kept in hand
+            _sr.lay_out_kept_three(self, action)
+            return
         if rank in self.melds[side]:  # a variant where melds of one rank join (MELDS_JOIN)
             self._do_add(Action(ADD, cards, rank))
             return
@@ -1332,7 +1360,8 @@ class Game(IdMeldRules, FootRules):
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
-    def score_sides(self, went_out: int | None, concealed: bool = False) -> list[SideScore]:
+    def score_sides(self, went_out: int | None, concealed: bool = False,
+                    special: str | None = None) -> list[SideScore]:
         """Each side's score for the hand if it ended now with ``went_out`` (None: nobody out), from
         the melds and hands as they stand (sets variants; the hand's end and the expert's leaves)."""
         v = self.variant
@@ -1340,6 +1369,10 @@ class Game(IdMeldRules, FootRules):
         red_total = sum(len(r) for r in self.red_threes)
         results = []
         for side in range(self.num_sides):
+            if special is not None and went_out is not None and v.side_of(went_out) == side:
+                # Modern American: 'the team that went out scores only the amount shown below for the special hand'
+                results.append(v.score_special(special))  # type: ignore[attr-defined]
+                continue
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
@@ -1354,12 +1387,12 @@ class Game(IdMeldRules, FootRules):
                 penalties=list(self.penalties[side]), removed_black_threes=len(self.removed[side])))
         return results
 
-    def _end_hand(self, went_out: int | None, concealed: bool = False) -> None:
+    def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
         v = self.variant
         self.hand_over = True
         if self._xr:
             _sr.bonus_to_hands(self)
-        results = self.score_sides(went_out, concealed)
+        results = self.score_sides(went_out, concealed, special)
         totals = [r["total"] for r in results]
         for side, t in enumerate(totals):
             self.scores[side] += t
@@ -1369,6 +1402,8 @@ class Game(IdMeldRules, FootRules):
         deal = self.deals[-1] if self.deals else {}
         if self._feet and "pulls" in deal and deal["hand"] == self.hand_no:
             self.hand_results[-1]["pulls"] = list(deal["pulls"])  # the self-deal (Hand and Foot)
+        if special is not None:
+            self.hand_results[-1]["special_hand"] = special
         top = max(self.scores)
         if v.hands_per_game is not None and self.hand_no >= v.hands_per_game:
             # Hand and Foot: 'The game ends after four hands ... The partnership with the highest score'
@@ -1432,6 +1467,8 @@ class Game(IdMeldRules, FootRules):
             obs["bonus_cards"] = [len(b) for b in self.bonus]
             obs["turn_card_drawn"] = _sr.turn_card_drawn(self)
             obs["dead_ranks"] = [format_rank(r) for r in _sr.dead_ranks(self)]
+            # who asked 'may I go out?' in this hand (everyone at the table hears it)
+            obs["asked_hand"] = list(self.asked_hand)
         if self._feet:
             self._ft_observation(obs)
         return obs
@@ -1487,6 +1524,7 @@ class Game(IdMeldRules, FootRules):
         g.unusable = None if self.unusable is None else list(self.unusable)
         if self._xr:
             g.bonus = [list(b) for b in self.bonus]
+            g.asked_hand = list(self.asked_hand)
         if self._ids:
             self._id_copy_into(g)
         if self._feet:
@@ -1498,6 +1536,7 @@ class Game(IdMeldRules, FootRules):
         if self._xr:
             d["bonus"] = [list(b) for b in self.bonus]
             d["opened_turn"] = self.opened_turn
+            d["asked_hand"] = list(self.asked_hand)
         if self._ids:
             self._id_to_dict(d)
         if self._feet:
@@ -1606,6 +1645,7 @@ class Game(IdMeldRules, FootRules):
             g.deals = d.get("deals", [])
             if g._xr:
                 g.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(g.num_players)]]
+                g.asked_hand = [bool(x) for x in d.get("asked_hand") or [False] * g.num_players]
                 g.opened_turn = bool(d.get("opened_turn", False))
             if g._ids:
                 g._id_from_dict(d)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from canasta.cards import JOKER, format_card, format_rank
-from canasta.engine.actions import ADD, DISCARD, MELD, Action
+from canasta.engine.actions import ADD, DISCARD, MELD, SPECIAL, SPECIAL_HANDS, Action
 from canasta.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -102,6 +102,29 @@ def opening(g: Game, side: int, extra: Action | None = None) -> tuple[int, bool]
     v = _v(g)
     values = v.values
     take_rank = _take_rank(g)
+    if extra is None and not take_rank:  # the hot path: the melds as they are, no pile
+        value = 0
+        pure = splash = False
+        melds = g.melds[side]
+        for r in g.turn_created:
+            m = melds.get(r)
+            if m is None:
+                continue
+            cards = m.cards
+            n = len(cards)
+            if n < 3:
+                continue
+            value += sum(map(values.__getitem__, cards))
+            if r == WILD_RANK:
+                pure = True
+                splash = splash or n >= 7
+                continue
+            w = m.wilds
+            if n - w >= 3 and (w == 0 or not v.initial_pure):
+                pure = True
+            if n >= 7 and w == 0:
+                splash = True
+        return value, splash or (pure and value >= g.minimum(side))
     top = g.take_snapshot["top"] if take_rank and g.take_snapshot is not None else -1
     groups: dict[int, list[int]] = {}
     for r in g.turn_created:
@@ -150,6 +173,7 @@ def check_opened(g: Game, side: int) -> None:
             rest = g.pile_aside
             g.pile_aside = None
             g._take_rest(g.turn, rest)
+        _force_threes(g, g.turn)
 
 
 def _bonus_due(g: Game, side: int, opening_now: bool) -> bool:
@@ -270,6 +294,8 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
     cards = action.cards
     if g.phase != "play":
         return f(raise_error, "draw-first", "draw first")
+    if len(cards) == 1 and action.kind == MELD and cards[0] >> 2 == 3:
+        return check_three_layout(g, action, raise_error)
     if not cards:
         return f(raise_error, "no-cards", "name the cards to meld")
     if not g._has_cards(g.hands[seat], cards):
@@ -363,6 +389,10 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
             return f(raise_error, "one-card",
                      "you may not meld down to one card unless you can go out, or you are making your side's "
                      "initial meld before the turn card is drawn (Terms): " + why)
+    if g.permission is True:
+        why3 = binding_problem(g, action)
+        if why3:
+            return f(raise_error, "must-go-out", why3)
     return True
 
 
@@ -371,9 +401,14 @@ _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add 
 
 
 _WILD = tuple(c == JOKER or 8 <= c <= 11 for c in range(64))
+#: wild cards and threes: discards with rules of their own
+_ODD_DISCARD = tuple(c == JOKER or 8 <= c <= 15 for c in range(64))
+#: (variant class, rank, naturals, wild cards) -> may a meld put down in the initial meld's turn
+#: hold them (the variant's wild_problem with initial=True; it reads only class constants)
+_INITIAL_WILDS_OK: dict[tuple[type, int, int, int], bool] = {}
 
 
-def filter_play(g: Game, actions: list[Action]) -> list[Action]:
+def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
     """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
     the per-position context is computed once; edge cases go through the full checks)."""
     v = _v(g)
@@ -386,20 +421,25 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
     wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
     dead: list[int] | None = None
     aside = g.pile_aside is not None
-    pending_ok: bool | None = None
     empty_pile: tuple[int, int] | None = None
     hand = g.hands[seat]
     all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
     meld_max = v.MELD_MAX
     pile = bool(g.pile)
     wild_of = _WILD
+    initial_ok = _INITIAL_WILDS_OK
+    vcls = type(v)
+    plain_discards = pending_ok is True and size > 1 and pile
+    odd_discard = _ODD_DISCARD
     out: list[Action] = []
     append = out.append
     for a in actions:
-        kind = a.kind
-        cards = a.cards
+        kind, cards, target = a
         if kind == DISCARD:
             c = cards[0]
+            if plain_discards and not odd_discard[c]:
+                append(a)  # a natural card onto a pile with cards, the hand keeping some
+                continue
             if c >> 2 == 3:
                 continue
             if pending_ok is None:
@@ -431,29 +471,42 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
             append(a)
             continue
         n = len(cards)
-        if aside or size - n <= 1:
+        if aside or size - n <= 1 or (n == 1 and kind == MELD):
             if check_meld_like(g, a, False):
                 append(a)
             continue
-        wilds = wild_of[cards[0]] + (wild_of[cards[1]] if n > 1 else 0) + sum(wild_of[c] for c in cards[2:])
+        if n == 3:
+            c0, c1, c2 = cards
+            w0 = wild_of[c0]
+            wilds = w0 + wild_of[c1] + wild_of[c2]
+        else:
+            c0 = cards[0]
+            w0 = wild_of[c0]
+            wilds = sum(wild_of[c] for c in cards)
         if kind == MELD:
             if wilds == n:
                 if n >= 3 and WILD_RANK not in melds:
                     append(a)
                 continue
-            r = next(c for c in cards if not wild_of[c]) >> 2
+            r = (next(c for c in cards if not wild_of[c]) if w0 else c0) >> 2
             if dead is None:
                 dead = dead_ranks(g)
             if r == 3 or r in melds or r in dead:
                 continue
-            if wilds and (wild_block or not initial or
-                          v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True)):
-                continue
+            if wilds:
+                if wild_block or not initial:
+                    continue
+                key = (vcls, r, n - wilds, wilds)
+                ok = initial_ok.get(key)
+                if ok is None:
+                    ok = initial_ok[key] = v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True) is None
+                if not ok:
+                    continue
             append(a)
             continue
-        r = a.target
+        r = target
         m = melds.get(r)
-        if m is None or m.size + n > meld_max:
+        if m is None or len(m.cards) + n > meld_max:
             continue
         if r == WILD_RANK:
             if wilds == n:
@@ -467,6 +520,21 @@ def filter_play(g: Game, actions: list[Action]) -> list[Action]:
                               created_dirty=m.wilds > 0 or fresh):
                 continue
         append(a)
+    if g.permission is True:
+        out = [a for a in out if binding_problem(g, a) is None]
+    return out
+
+
+def extra_play_actions(g: Game) -> list[Action]:
+    """Candidates of the play phase that Classic does not list: laying out the kept three (Terms: 'you
+    may lay the three face up in your team's meld area and draw a replacement card') and the special hands."""
+    seat = g.turn
+    hand = g.hands[seat]
+    out = []
+    if (hand[12] or hand[13] or hand[14] or hand[15]) and g.stock:
+        out.append(Action(MELD, (next(c for c in THREE_CODES if hand[c]),)))
+    if g.hand_sizes[seat] == 14:
+        out.extend(special_actions(g))
     return out
 
 
@@ -496,6 +564,10 @@ def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
     why2 = discard_problem(g, hand, c)
     if why2:
         return f(raise_error, "discard-restricted", why2)
+    if g.permission is True:
+        why3 = binding_problem(g, action)
+        if why3:
+            return f(raise_error, "must-go-out", why3)
     return True
 
 
@@ -557,27 +629,328 @@ def do_discard(g: Game, action: Action) -> None:
 
 
 # ------------------------------------------------------------------- threes, bonus cards
+def _threes_held(hand: list[int]) -> int:
+    return hand[12] + hand[13] + hand[14] + hand[15]
+
+
+def may_keep_three(g: Game, side: int) -> bool:
+    """Terms: 'You may only keep a three in your hand if your team has not yet melded.'"""
+    return not g.opened[side]
+
+
 def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
     """Terms: threes of both colours are laid out and replaced; 'If the last card drawn from the stock
-    is a three the game ends immediately' (it stays in the hand and counts 5 against the side)."""
+    is a three the game ends immediately' (it stays in the hand and counts 5 against the side).
+
+    While the side has not melded the seat keeps one three ('it is permissible to retain just one
+    three in your hand ... for the purpose of collecting a straight'; 'You may never keep more than one
+    three in your hand'): the engine keeps it, and ``meld 3h`` lays it out (:func:`lay_out_kept_three`).
+    """
     hand = g.hands[seat]
+    if got and not g.stock and got[-1] >> 2 == 3:
+        g._end_hand(None)
+        return False
+    keep = 1 if may_keep_three(g, g._sides[seat]) else 0
     side = g._sides[seat]
-    while True:
-        threes = [c for c in THREE_CODES if hand[c]]
-        if not threes:
+    while _threes_held(hand) > keep:
+        c = next(c for c in THREE_CODES if hand[c])
+        if not g.stock:
+            g._end_hand(None)
+            return False
+        hand[c] -= 1
+        g.hand_sizes[seat] -= 1
+        g.red_threes[side].append(c)
+        d = g.stock.pop()
+        got.append(d)
+        hand[d] += 1
+        g.hand_sizes[seat] += 1
+        if not g.stock and d >> 2 == 3:
+            g._end_hand(None)
+            return False
+    return True
+
+
+def _record_drawn(g: Game, got: list[int]) -> None:
+    """Cards a play-phase action brought from the stock (a three's replacement) go into its history entry."""
+    if got and g.history:
+        seat, action, prev = g.history[-1]
+        g.history[-1] = (seat, action, (*prev, *got))
+
+
+def is_three_layout(action: Action) -> bool:
+    """``meld 3h``: lay out the three kept in hand (Terms: 'you may lay the three face up in your team's
+    meld area and draw a replacement card from the stock')."""
+    return action.kind == MELD and len(action.cards) == 1 and action.cards[0] >> 2 == 3
+
+
+def check_three_layout(g: Game, action: Action, raise_error: bool) -> bool:
+    seat = g.turn
+    if g.phase != "play":
+        return _fail(raise_error, "draw-first", "lay out a kept three during your turn, after drawing")
+    if not g.hands[seat][action.cards[0]]:
+        return _fail(raise_error, "not-in-hand", "you do not hold that three")
+    if not g.stock:
+        return _fail(raise_error, "stock-empty", "laying out a three needs a replacement card from the stock, which is "
+                     "used up")
+    return True
+
+
+def lay_out_kept_three(g: Game, action: Action) -> None:
+    seat = g.turn
+    side = g._sides[seat]
+    c = action.cards[0]
+    hand = g.hands[seat]
+    hand[c] -= 1
+    g.hand_sizes[seat] -= 1
+    g.red_threes[side].append(c)
+    got = [g.stock.pop()]
+    hand[got[0]] += 1
+    g.hand_sizes[seat] += 1
+    if got[0] >> 2 == 3:
+        # a three as the stock's last card ends the play; another is kept (the one laid out is gone),
+        # or laid out with its own replacement if the side has melded meanwhile
+        lay_out_threes(g, seat, got)
+    _record_drawn(g, got)
+
+
+def _force_threes(g: Game, seat: int) -> None:
+    """Terms: 'As soon as your team puts down its initial meld ... you must lay down any three you are
+    holding at your next opportunity' (for the player who melded: at once, with its replacement)."""
+    if _threes_held(g.hands[seat]):
+        got: list[int] = []
+        lay_out_threes(g, seat, got)
+        _record_drawn(g, got)
+
+
+# ------------------------------------------------------------------- asking 'may I go out?'
+#: nodes a going-out search may visit before giving up (then the yes cannot bind: see may_ask)
+GO_OUT_SEARCH_LIMIT = 150
+
+
+def _go_out_key(g: Game) -> tuple[object, ...]:
+    seat = g.turn
+    side = g._sides[seat]
+    melds = tuple(sorted((r, m.size, m.wilds) for r, m in g.melds[side].items()))
+    return (tuple(g.hands[seat]), melds, tuple(dead_ranks(g)), tuple(sorted(g.turn_created)), g.opened_turn,
+            g.took_pile, g.pile_aside is None, bool(g.stock))
+
+
+def can_go_out(g: Game) -> bool:
+    """Can the player to move still go out this turn (meld down to one card, then discard it)?
+
+    A bounded search over the engine's own meld and add actions (memoised on the game); a position
+    the search cannot settle within :data:`GO_OUT_SEARCH_LIMIT` nodes counts as 'cannot'."""
+    if _surely_stuck(g):
+        return False
+    memo: dict[tuple[object, ...], bool] | None = g.__dict__.get("_go_out_memo")
+    if memo is None or len(memo) > 20000:
+        memo = g.__dict__["_go_out_memo"] = {}
+    return _go_out_search(_light_copy(g), memo, [0])
+
+
+def _light_copy(g: Game) -> Game:
+    """A copy for searching this turn: without the game's history, deals and hand results (a long
+    game's history made every copy of the search slow)."""
+    kept = g.history, g.deals, g.hand_results
+    g.history, g.deals, g.hand_results = [], [], []
+    try:
+        return g.copy()
+    finally:
+        g.history, g.deals, g.hand_results = kept
+
+
+def _surely_stuck(g: Game) -> bool:
+    """A quick necessary test: more than one card of the hand has nowhere to go (a lone natural or a
+    pair without a meld of its rank, a dead rank, a three)."""
+    seat = g.turn
+    hand = g.hands[seat]
+    melds = g.melds[g._sides[seat]]
+    need = g.variant.canastas_to_go_out - sum(1 for m in melds.values() if len(m.cards) >= 7)
+    if need > 0:  # canastas still to close: an upper bound on those the hand can close
+        wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+        possible = 0
+        for r, m in melds.items():
+            if len(m.cards) < 7:
+                nat = 0 if r == WILD_RANK else sum(hand[r * 4:r * 4 + 4])
+                possible += len(m.cards) + nat + wilds >= 7
+        possible += sum(1 for r in range(4, 15) if r not in melds and sum(hand[r * 4:r * 4 + 4]) >= 7)
+        possible += WILD_RANK not in melds and wilds >= 7
+        if possible < need:
             return True
-        for c in threes:
-            while hand[c]:
-                if not g.stock:
-                    g._end_hand(None)
-                    return False
-                hand[c] -= 1
-                g.hand_sizes[seat] -= 1
-                g.red_threes[side].append(c)
-                d = g.stock.pop()
-                got.append(d)
-                hand[d] += 1
-                g.hand_sizes[seat] += 1
+    dead = dead_ranks(g)
+    stuck = hand[12] + hand[13] + hand[14] + hand[15]
+    wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+    if wilds:  # wild cards need a meld that takes them (five naturals, not sevens), or a wild meld
+        v = _v(g)
+        wm = melds.get(WILD_RANK)
+        home = (wm is not None and len(wm.cards) < 7) or (wm is None and wilds >= 3)
+        for r, m in melds.items():
+            if home:
+                break
+            if r != WILD_RANK and r != SEVEN and len(m.cards) < 7 and m.wilds < v.MAX_WILDS:
+                home = m.naturals + sum(hand[r * 4:r * 4 + 4]) >= v.WILD_AFTER_NATURALS
+        if not home:
+            stuck += wilds
+    for r in range(4, 15):
+        b = r * 4
+        n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+        if not n:
+            continue
+        if r in dead:
+            stuck += n
+        elif r in melds:
+            if melds[r].size >= 7:
+                stuck += n
+        elif n < 3:
+            stuck += n
+        if stuck > 1:
+            return True
+    return False
+
+
+def _go_out_search(g: Game, memo: dict[tuple[object, ...], bool], nodes: list[int]) -> bool:
+    key = _go_out_key(g)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    nodes[0] += 1
+    if nodes[0] > GO_OUT_SEARCH_LIMIT:
+        return False
+    seat = g.turn
+    side = g._sides[seat]
+    c = g.copy()
+    c.permission = None
+    c.asked = True  # no asking inside the search
+    c.__dict__["_go_out_memo"] = memo
+    # each step is checked in full here (the search does not lean on filter_play's shortcuts)
+    if g.hand_sizes[seat] == 1:
+        ok = _canastas(g, side) >= c.variant.canastas_to_go_out and pending_met(g, side) and any(
+            a.kind == DISCARD and check_discard(c, a, False) for a in c.legal_actions())
+        memo[key] = ok
+        return ok
+    hand_no = g.hand_no
+    ok = False
+    for a in c.legal_actions():
+        if (a.kind != MELD and a.kind != ADD) or is_three_layout(a) or not check_meld_like(c, a, False):
+            continue
+        child = c.copy()
+        child.push(a)
+        if child.hand_no != hand_no or child.is_over:
+            continue
+        if _go_out_search(child, memo, nodes):
+            ok = True
+            break
+    if nodes[0] <= GO_OUT_SEARCH_LIMIT:
+        memo[key] = ok
+    return ok
+
+
+def may_ask(g: Game) -> bool:
+    """Terms: 'When you are in a position to go out you may, if you wish, first ask your partner's
+    permission. ... You may ask permission to go out only once in each hand.' In a position to go out:
+    after drawing from the stock, before melding, with the side's two canastas already made, and a way
+    out of the hand (:func:`can_go_out`)."""
+    seat = g.turn
+    if g.phase != "play" or not g.opened[g._sides[seat]] or g.asked_hand[seat] or g.asked or g.took_pile or g.turn_created or g.turn_added_existing or g.no_discard:
+        return False
+    if g.pending_value or g._partners[seat] is None:
+        return False
+    if _canastas(g, g._sides[seat]) < g.variant.canastas_to_go_out:
+        return False  # (a search for the second canasta too costs too much on the hot path)
+    return can_go_out(g)
+
+
+def binding_problem(g: Game, action: Action) -> str | None:
+    """Terms: 'If you ask, and partner says yes, you must go out': after a yes every step must keep going
+    out possible, and a discard must be the final one. (If the search cannot show a way out, the yes
+    cannot bind and nothing is refused, so that a position always has a legal action.)"""
+    kind = action.kind
+    if kind != DISCARD and kind != MELD and kind != ADD:
+        return None
+    if not can_go_out(g):
+        return None
+    if kind == DISCARD:
+        if g.hand_sizes[g.turn] == 1:
+            return None
+        return "your partner said yes to 'may I go out?': 'If you ask, and partner says yes, you must go out' (Terms)"
+    child = _light_copy(g)
+    child.permission = None
+    child.asked = True
+    child.push(action)
+    if child.hand_no == g.hand_no and not child.is_over and not can_go_out(child):
+        return ("your partner said yes to 'may I go out?': 'you must go out', and this would leave you unable to "
+                "(Terms)")
+    return None
+
+
+# ------------------------------------------------------------------- special hands
+def special_problem(g: Game, action: Action) -> tuple[str, str] | None:
+    """(rule, message) why ``special <hand>`` is illegal now, or None (Terms 'Special Hands')."""
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    t = action.target
+    if action.cards or not 1 <= t <= len(SPECIAL_HANDS):
+        return "special-kind", f"special names one special hand ({', '.join(SPECIAL_HANDS)}) and no cards"
+    kind = SPECIAL_HANDS[t - 1]
+    if g.opened[side] or g.melds[side]:
+        return ("special-after-meld", "'You are only allowed to put down a special hand if your team has not yet "
+                "melded any cards' (Terms)")
+    hand = g.hands[seat]
+    if g.phase == "draw":
+        if not v.rules["special_from_pile"]:
+            return ("special-draw-first", "a special hand is laid down 'after drawing from the deck' (Terms); "
+                    "completing it from the pile is the table rule special_from_pile")
+        if len(g.pile) != 1 or g.pile_barred:
+            return ("special-pile", "the 14th card may come from the pile 'only if the discard pile has just one "
+                    "card in it' (table rule special_from_pile)")
+        hand = list(hand)
+        hand[g.pile[0]] += 1
+    elif g.took_pile or not g.drawn:
+        return ("special-draw", "'Since a special hand cannot use cards taken from the discard pile': it is laid "
+                "down after drawing from the deck (Terms)")
+    why = v.special_hand_problem(kind, hand)
+    if why:
+        return "special-hand", why
+    return None
+
+
+_SPECIAL_ACTIONS = {kind: Action(SPECIAL, (), t) for t, kind in enumerate(SPECIAL_HANDS, 1)}
+
+
+def special_actions(g: Game) -> list[Action]:
+    """The legal ``special`` actions now (a cheap test first: the side has not melded, 14 cards)."""
+    seat = g.turn
+    side = g._sides[seat]
+    if g.opened[side] or g.melds[side]:
+        return []
+    size = g.hand_sizes[seat]
+    if g.phase == "draw":
+        if size != 13 or len(g.pile) != 1 or not _v(g).rules["special_from_pile"]:
+            return []
+    elif size != 14 or g.took_pile or not g.drawn:
+        return []
+    hand = g.hands[seat]
+    if g.phase == "draw":
+        hand = list(hand)
+        hand[g.pile[0]] += 1
+    return [_SPECIAL_ACTIONS[kind] for kind in _v(g).special_kinds(hand)]
+
+
+def do_special(g: Game, action: Action) -> None:
+    """Lay the whole hand down 'without a discard and thereby end the play' (Terms): scored by the
+    variant's ``score_special`` (the scorekeeper's special-hand scores). The cards stay in the hand
+    until the next deal (the pack stays whole); the side's score ignores them."""
+    seat = g.turn
+    if g.phase == "draw":  # table rule special_from_pile: the pile's only card
+        c = g.pile.pop()
+        g.hands[seat][c] += 1
+        g.hand_sizes[seat] += 1
+        g.known[seat].append(c)
+        g.took_pile = True
+        g.drawn = True
+        g.phase = "play"
+    g._end_hand(seat, special=SPECIAL_HANDS[action.target - 1])
 
 
 def start_turn(g: Game) -> None:
@@ -585,9 +958,13 @@ def start_turn(g: Game) -> None:
     place any threes ... face up ... and replace them'."""
     seat = g.turn
     bonus = g.bonus[seat]
-    if not bonus:
-        return
     hand = g.hands[seat]
+    if not bonus:
+        # 'If it is your partner who lays down the initial meld this will be at the start of your next
+        # turn: you lay down your three before drawing from the stock'
+        if _threes_held(hand) and g.opened[g._sides[seat]]:
+            lay_out_threes(g, seat, [])
+        return
     for c in bonus:
         hand[c] += 1
     g.hand_sizes[seat] += len(bonus)

@@ -4,19 +4,24 @@ From the observation alone, one atomic step at a time: open with pure melds (and
 wild card) once they reach the minimum and leave cards to play on; take the pile with a natural
 pair once the side has melded; add naturals to the side's melds and close canastas with a wild card;
 meld sevens and aces only with four or more in hand (an incomplete meld of them costs 2500); discard
-dead cards and cards the opponents cannot take first, never feeding a pair.
+dead cards and cards the opponents cannot take first, never feeding a pair. Lay down a special hand
+whenever one is legal (the straight first); keep the one three the engine keeps for a straight only
+while the hand has ten or more of the straight's fourteen ranks, and lay it out otherwise. Answering
+"may I go out?" is :class:`~canasta.players.basic.BasicPlayer`'s answer.
 """
 
 from __future__ import annotations
 
 from canasta.cards import JOKER, counts_of, parse_card, parse_rank
-from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, RETRACT, TAKE, Action
+from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, RETRACT, SPECIAL, TAKE, Action
 from canasta.players.base import Observation
 
 WILD_RANK = 1
 SEVEN, ACE = 7, 14
 #: keep at least this many cards after opening while the stock is long
 HOLD_BACK = 3
+#: keep a three for a straight only with at least this many of its 14 ranks (A-2-3-...-K-joker) in hand
+STRAIGHT_HOPE = 10
 
 
 def _is_wild(code: int) -> bool:
@@ -91,6 +96,9 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
     by_kind: dict[str, list[Action]] = {}
     for a in legal:
         by_kind.setdefault(a.kind, []).append(a)
+    if SPECIAL in by_kind:  # in SPECIAL_HANDS order: the straight (3000) first
+        a = by_kind[SPECIAL][0]
+        return a, "lay down a special hand: the whole hand, ending the play"
     if obs["phase"] == "draw":
         if view.opened and TAKE in by_kind:
             return by_kind[TAKE][0], f"take the pile ({len(view.pile)} cards) with a natural pair"
@@ -99,6 +107,9 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
         if TAKE in by_kind:
             return by_kind[TAKE][0], "the stock is used up: take the pile"
         return legal[0], "the stock is used up"
+    threes = [a for a in by_kind.get(MELD, []) if len(a.cards) == 1 and a.cards[0] >> 2 == 3]
+    if threes and _straight_ranks(view) < STRAIGHT_HOPE:
+        return threes[0], "lay out the three (no straight in sight) and draw a replacement"
     if not view.opened:
         step = _opening_step(view, by_kind)
         if step is not None:
@@ -117,6 +128,11 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
         if kind in by_kind:
             return by_kind[kind][0], "nothing else to do"
     return legal[0], "only choice"
+
+
+def _straight_ranks(view: _View) -> int:
+    """How many of the straight's 14 ranks (A, 2, 3, ..., K and a joker) the hand holds."""
+    return sum(1 for r in range(2, 15) if view.count(r)) + (1 if view.hand[JOKER] else 0)
 
 
 def _opening_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action, str] | None:

@@ -383,6 +383,8 @@ class BasicPlayer:
         if getattr(cls, "MELD_IDS", False):
             return choose_runs(obs, legal)
         if getattr(cls, "EXTENDED_SET_RULES", False):
+            if obs["phase"] == "answer":
+                return self._answer(_View(obs), legal)
             return choose_american(obs, legal)
         if getattr(cls, "FEET", False):
             return choose_feet(obs, legal, self._feet_opening)

@@ -146,7 +146,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
         "melded_before": [opened[side_of[s]] for s in range(players)],
         "turn": obs["turn"], "return_phase": "play", "drawn": phase == "play",
         "took_pile": pile_aside is not None, "pile_barred": False, "asked": obs["asked"],
-        "permission": obs["permission"],
+        "permission": obs["permission"], "asked_hand": obs.get("asked_hand"),
         "turn_created": [] if opened[side] else [r for r, _ in melds[side]],
         "turn_added_existing": False, "pending_value": obs["pending_value"], "pile_aside": pile_aside,
         "take_snapshot": None, "unusable": None, "no_discard": False, "history": [], "deals": [],

@@ -47,7 +47,7 @@ FIXED_RULES: dict[str, Any] = {
     "stock_out": "optional",          # Terms: 'play can continue as long as each player is able and willing to take'
     "red_three_last_card": "end",     # Terms: 'If the last card drawn from the stock is a three the game ends'
     "only_top_card_usable": False,
-    "failed_go_out_penalty": 0,       # asking is not offered (docs/variants/american.md)
+    "failed_go_out_penalty": 0,       # a yes binds instead: 'If you ask, and partner says yes, you must go out'
 }
 
 AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
@@ -69,13 +69,36 @@ AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "Terms' table (pairs 2500, pairs with wilds 2000, garbage 2000); 3500 is the table rule",
            "Terms 'Table Rules': 'Some players award a higher score of 3500 points for pairs and garbage hands.'",
            (0, 3500)),
-    Option("zip_code_score", 0, "score of the 'zip code' special hand in the scorekeeper; the text gives none, so "
-           "0 means the table does not play it",
+    Option("zip_code_score", 0, "score of the 'zip code' special hand; the text gives none, so 0 means the table "
+           "does not play it (the engine does not offer it, the scorekeeper refuses it)",
            "Terms: 'Zip Code: 1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs.' (no score given)"),
+    Option("pairs_wilds", "twos", "the wild pair of the 'pairs with wilds' hand: a pair of twos ('twos', Terms), a "
+           "pair of twos or of jokers ('twos_or_jokers'), or no such hand: seven natural pairs, sevens and aces "
+           "allowed, never threes or wild cards ('none')",
+           "Terms: 'With twos, sevens and aces'; Table Rules: 'Some players allow the pairs hand with wilds, sevens "
+           "and aces to use a pair of jokers or a pair of twos as the wilds.' / 'Some players allow the pairs hand "
+           "to include sevens or aces but never threes or wild cards.'",
+           ("twos", "twos_or_jokers", "none")),
+    Option("garbage_hand", "fours_and_threes", "the garbage hand: two fours and two threes of a kind, no wild cards "
+           "('fours_and_threes', Terms), or four natural threes of a kind and two matching wild cards "
+           "('threes_and_wild_pair')",
+           "Terms: 'two sets of four of a kind and two sets of three of a kind, without any wild cards or threes'; "
+           "Table Rules: 'Some players require for the garbage hand four natural sets of three equal cards plus two "
+           "matching wild cards (two twos or two jokers).'",
+           ("fours_and_threes", "threes_and_wild_pair")),
+    Option("special_from_pile", False, "a special hand may be completed by taking its 14th card from a discard pile "
+           "of exactly one card",
+           "Table Rules: 'Some play that a special hand can be completed by taking its 14th card from the discard "
+           "pile, but only if the discard pile has just one card in it'"),
 ]}
 
 #: Terms 'Bonuses or penalties for threes': per colour, by how many of that colour.
 THREES_TABLE: tuple[int, ...] = (0, 100, 300, 500, 1000)
+#: rank counts 2..A of a straight's naturals (with one joker)
+_STRAIGHT = [1] * 13
+#: group sizes (ranks, and jokers as one group) of the other special hands: pairs, garbage (both
+#: readings), zip code
+_SPECIAL_SHAPES = ([2] * 7, [3, 3, 4, 4], [2, 3, 3, 3, 3], [2, 2, 3, 3, 4])
 #: Terms 'Special hand scores'.
 SPECIAL_HANDS: dict[str, int] = {"straight": 3000, "pairs": 2500, "pairs-wild": 2000, "garbage": 2000, "zip-code": 0}
 
@@ -96,8 +119,8 @@ class American(Classic):
     #: the engine's American mechanisms (canasta.engine.setrules)
     EXTENDED_SET_RULES: ClassVar[bool] = True
     SCORES_TABLE: ClassVar[bool] = True
-    #: asking 'may I go out?' is not offered yet (docs/variants/american.md)
-    ASK_PERMISSION: ClassVar[bool] = False
+    #: Terms: 'When you are in a position to go out you may, if you wish, first ask your partner's permission.'
+    ASK_PERMISSION: ClassVar[bool] = True
     #: Terms: 'No card is turned face up to start a discard pile'
     NO_UPCARD: ClassVar[bool] = True
     #: Terms: 'The ninth card from the bottom of the draw pile is turned at right angles'
@@ -235,6 +258,86 @@ class American(Classic):
 
     def special_hands(self) -> tuple[str, ...]:
         return tuple(SPECIAL_HANDS)
+
+    def special_hand_problem(self, kind: str, hand: list[int]) -> str | None:
+        """Why ``hand`` (a count vector of card codes) is not the special hand ``kind`` at this table, or None.
+
+        Terms 'American Canasta: Special Hands' and the special-hand table rules (options
+        ``pairs_wilds``, ``garbage_hand``, ``zip_code_score``). Groups are of distinct ranks
+        (seven pairs are seven ranks; a set of four is not two pairs).
+        """
+        if kind not in SPECIAL_HANDS:
+            return f"unknown special hand {kind!r}"
+        ranks = [0] * 15  # 2..14 by rank
+        for r in range(2, 15):
+            b = r * 4
+            ranks[r] = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+        jokers = hand[JOKER]
+        total = sum(ranks) + jokers
+        if total != 14:
+            return f"a special hand is a combination of 14 cards (Terms), not {total}"
+        groups = sorted((k for k in ranks[4:] if k), reverse=True)  # natural ranks 4..A
+        twos, threes = ranks[2], ranks[3]
+        if kind == "straight":
+            if jokers == 1 and all(ranks[r] == 1 for r in range(2, 15)):
+                return None
+            return "a straight 'consists of one card of every rank: A-2-3-4-5-6-7-8-9-10-J-Q-K-joker' (Terms)"
+        if threes:
+            return "only a straight may hold a three (Terms: 'It must not contain any jokers or threes')"
+        if kind == "pairs":
+            if jokers or twos or groups != [2] * 7:
+                return "a pairs hand is seven natural pairs, 'without wild cards' (Terms)"
+            return None
+        if kind == "pairs-wild":
+            wilds = self.rules["pairs_wilds"]
+            if wilds == "none":
+                return "this table plays the pairs hand 'never [with] threes or wild cards' (table rule pairs_wilds=none)"
+            wild_pair = (twos == 2 and jokers == 0) or (wilds == "twos_or_jokers" and jokers == 2 and twos == 0)
+            if not wild_pair or groups != [2] * 6 or ranks[SEVEN] != 2 or ranks[ACE] != 2:
+                return ("a pairs hand with wild cards holds a pair of twos"
+                        + (" or of jokers" if wilds == "twos_or_jokers" else "")
+                        + " and natural pairs: 'a hand with a pair of twos must contain both sevens and aces as well' "
+                        "(Terms)")
+            return None
+        if kind == "garbage":
+            if self.rules["garbage_hand"] == "threes_and_wild_pair":
+                wild_pair = (twos == 2 and jokers == 0) or (jokers == 2 and twos == 0)
+                if not wild_pair or groups != [3, 3, 3, 3]:
+                    return ("garbage at this table is 'four natural sets of three equal cards plus two matching wild "
+                            "cards (two twos or two jokers)' (table rule garbage_hand)")
+                return None
+            if jokers or twos or groups != [4, 4, 3, 3]:
+                return ("garbage 'consists of two sets of four of a kind and two sets of three of a kind, without any "
+                        "wild cards or threes' (Terms)")
+            return None
+        # zip code: 'Example: 2-2-4-4-4-4-6-6-6-9-9-9-A-A' (twos make a group; jokers are not a kind)
+        if not self.rules["zip_code_score"]:
+            return "this table does not play the zip code hand (the text gives it no score: set zip_code_score)"
+        if jokers or sorted((k for k in ranks[2:] if k), reverse=True) != [4, 3, 3, 2, 2]:
+            return "a zip code is '1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs' (Terms)"
+        return None
+
+    def special_kinds(self, hand: list[int]) -> list[str]:
+        """The special hands ``hand`` (a count vector) is at this table, in SPECIAL_HANDS order (the
+        engine's list of legal ``special`` actions; :meth:`special_hand_problem` says why not)."""
+        jokers = hand[JOKER]
+        if jokers > 2:
+            return []
+        # a quick exit first: a straight has one card of every rank, the others no lone card
+        for b in range(8, 60, 4):
+            if (hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] == 1) != (jokers == 1):
+                return []
+        counts = [hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3] for b in range(8, 60, 4)]  # ranks 2..A
+        if sum(counts) + jokers != 14:
+            return []
+        if jokers == 1:
+            return ["straight"] if counts == _STRAIGHT else []
+        if counts[1]:  # a three: only in a straight
+            return []
+        groups = sorted([k for k in counts if k] + ([jokers] if jokers else []))
+        if groups not in _SPECIAL_SHAPES:
+            return []
+        return [k for k in SPECIAL_HANDS if k != "straight" and self.special_hand_problem(k, hand) is None]
 
     def special_hand_score(self, kind: str) -> int:
         """Terms 'Special hand scores' (with the table rules pairs_garbage_score, zip_code_score)."""

@@ -443,6 +443,7 @@ function actionLabel(text) {
   if (VERB_LABEL[a.verb]) return VERB_LABEL[a.verb]();
   const cards = a.cards.map((c) => parseCard(c).rank).join(" ");
   if (a.verb === "merge") return `Combine sets ${a.target.replace(" ", " and ")} into one`;
+  if (a.verb === "special") return `Lay down the whole hand: ${a.target} (special hand)`;
   if (a.verb === "take" && a.target) return `Take the pile: its top card onto meld ${a.target}`;
   if (a.verb === "take") return a.cards.length ? `Take the pile with ${cards}` : "Take the pile";
   if (a.verb === "meld") return `Meld ${cards}`;
