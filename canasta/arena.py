@@ -8,7 +8,8 @@ cancels out in the comparison; N is rounded up to a whole number of deals.
 
 A player is named as for ``get_player`` (``random``, ``basic``, ``expert``,
 ``easy``, ``medium``, ``hard``), optionally with ExpertPlayer budget settings:
-``expert:worlds=4:max_rollouts=40:seconds=0.5``.
+``expert:worlds=4:max_rollouts=40:seconds=0.5``, or a BasicPlayer style:
+``basic:wild_completes=5:black_three_cost=0`` (canasta.players.basic.BasicStyle).
 
 Statistics: each name's win rate with a Wilson 95% confidence interval (a drawn
 game counts half), the mean score margin (the name's final score minus the best
@@ -20,6 +21,7 @@ variant's target score, which makes slow players affordable to measure.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -32,18 +34,30 @@ from typing import Any
 
 from canasta.engine.game import Game
 from canasta.players import Player, get_player
+from canasta.players.basic import BasicPlayer, BasicStyle
 from canasta.players.expert import ExpertPlayer
 
 Z95 = 1.959963984540054
 
 
 def make_player(spec: str, seed: int | str) -> Player:
-    """A player from ``name`` or ``expert:key=value:...`` (ExpertPlayer settings)."""
+    """A player from ``name``, ``expert:key=value:...`` (ExpertPlayer settings) or
+    ``basic:key=value:...`` (a BasicStyle: how the tuned styles are compared)."""
     name, *params = spec.strip().split(":")
     if not params:
         return get_player(name, seed)
-    if name.strip().lower() != "expert":
-        raise ValueError(f"only 'expert' takes settings, not {name!r}")
+    kind = name.strip().lower()
+    if kind == "basic":
+        fields = {f.name: f.type for f in dataclasses.fields(BasicStyle)}
+        style: dict[str, Any] = {}
+        for p in params:
+            key, sep, value = p.partition("=")
+            if not sep or key not in fields:
+                raise ValueError(f"basic setting {p!r}: use one of {', '.join(fields)} as key=value")
+            style[key] = float(value) if fields[key] in (float, "float") else int(value)
+        return BasicPlayer(seed, style=BasicStyle(**style))
+    if kind != "expert":
+        raise ValueError(f"only 'expert' and 'basic' take settings, not {name!r}")
     kwargs: dict[str, Any] = {}
     for p in params:
         key, sep, value = p.partition("=")

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from canasta.arena import game_specs, make_player, run_arena, summarize, wilson, write_outputs
 from canasta.cli import app
 from canasta.players import ExpertPlayer
+from canasta.players.basic import BasicPlayer, BasicStyle
 
 
 def test_deals_are_duplicated_with_sides_rotated() -> None:
@@ -48,6 +49,17 @@ def test_player_specs() -> None:
         make_player("basic:worlds=2", 1)
     with pytest.raises(ValueError):
         make_player("nobody", 1)
+    with pytest.raises(ValueError):
+        make_player("random:hold_back=3", 1)
+
+
+def test_basic_styles_are_named_in_the_arena() -> None:
+    """The self-play comparison of BasicPlayer styles that tuned the expert's base policy runs
+    through the arena: ``basic:wild_completes=5:black_three_cost=0``."""
+    p = make_player("basic:wild_completes=5:black_three_cost=0", 1)
+    assert isinstance(p, BasicPlayer)
+    assert p.style == BasicStyle(wild_completes=5, black_three_cost=0.0)
+    assert make_player("basic:hold_back=3", 1).hold_back == 3  # type: ignore[attr-defined]
 
 
 def test_run_arena_and_outputs(tmp_path: Path) -> None:
