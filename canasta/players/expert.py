@@ -63,7 +63,7 @@ WILD_RANK = 1
 #: Default budget: sampled worlds per decision, and a cap on the rollouts per decision.
 WORLDS = 6
 MAX_ROLLOUTS = 72
-MAX_ROLLOUT_ACTIONS = 48
+MAX_ROLLOUT_ACTIONS = 200  # a hand of Classic between rules players lasts ~75 actions: play it out
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
