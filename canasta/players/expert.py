@@ -5,20 +5,29 @@ At each decision with more than one legal action the player
 1. samples ``worlds`` *determinizations*: full game positions consistent with
    everything in ``Game.observation(seat)``: its own hand, the other hands' sizes,
    the stock size, every meld, red three, removed card and the discard pile. The
-   cards it has not seen are dealt at random to the other hands and the stock;
-2. plays each legal action in every world and then the rest of the hand with
-   :class:`~canasta.players.basic.BasicPlayer` at every seat (a rules player as
-   rollout policy: random rollouts say little about Canasta), up to
-   ``max_rollout`` actions, after which the position is scored as if the hand
+   cards it has not seen are dealt at random to the other hands and the stock
+   (never a red three into a hidden hand: the engine lays those out on sight).
+   Hand and Foot, Triple Play and American are dealt by :mod:`canasta.players.worlds`
+   (feet, knees and face-down bonus cards too), Burraco and the Samba family by
+   :func:`determinize_ids`, the other set variants by :func:`determinize`;
+2. plays each candidate action in every world and then the rest of the hand with
+   its *base policy* at every seat: :class:`~canasta.players.basic.BasicPlayer`
+   with the style ``EXPERT_STYLE``, which beat the texts' defaults in self-play
+   (a rules player as rollout policy: random rollouts say little about Canasta),
+   up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
+   long hands are cut short), after which the position is scored as if the hand
    ended there;
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
-   random numbers). BasicPlayer's own choice is kept unless the best action's
+   random numbers). The base policy's own choice is kept unless the best action's
    mean gain over it, paired world by world, exceeds ``margin_se`` standard
    errors: with a handful of worlds, most apparent gains are noise.
 
-Answers to "may I go out?", single-choice decisions, and BasicPlayer's choice to put
-natural cards on the table once the side has opened are not searched.
+The candidates are the legal actions with the discards cut to the base policy's
+``discards`` cheapest (Classic family): searching ten discards in six worlds mostly
+picks noise. Answers to "may I go out?", single-choice decisions, and the base
+policy's choice to put natural cards on the table once the side has opened are not
+searched.
 
 The player is a pure function of the observation and its seed: the sampling
 generator is seeded from the seed and the observation's text, so it keeps no
@@ -31,9 +40,11 @@ The sampled worlds keep what the seat has seen: cards another seat took with the
 pile (or got back by retracting a meld) and still holds (``known_hands``) stay in
 that seat's sampled hand; only the rest is dealt at random.
 
-Known simplifications (the observation does not carry them): turn-internal engine state that the observation does not show (e.g. whether the
-pile was taken this turn, after the side had opened) is reconstructed
-approximately, and an action the reconstruction refuses is skipped.
+Known simplifications (the observation does not carry them): turn-internal engine
+state that the observation does not show (e.g. whether the pile was taken this turn,
+after the side had opened) is reconstructed approximately by :func:`determinize`,
+and an action the reconstruction refuses is skipped (``players/worlds.py`` instead
+enumerates that state and keeps the world whose legal actions are the seat's).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ medium     BasicPlayer
 hard       ExpertPlayer with a small budget (2 sampled deals, at most 24 rollouts
            of at most 32 actions a decision)
 expert     ExpertPlayer with its default budget (6 sampled deals, at most 72
-           rollouts of at most 48 actions a decision: under a second)
+           rollouts of at most 200 actions a decision: under a second)
 =========  ==================================================================
 """
 
