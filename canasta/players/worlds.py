@@ -310,6 +310,12 @@ def determinize_feet(obs: Observation, rng: random.Random, legal: list[Action] |
         d["knee_side"] = [any(obs["in_knee"][s] for s in range(players) if v.side_of(s) == side)
                           for side in range(v.num_sides)]
     d["frozen"] = False
+    return _stock_and_choose(obs, d, pool, base, legal)
+
+
+def _stock_and_choose(obs: Observation, d: dict[str, Any], pool: list[int], base: Game,
+                      legal: list[Action] | None) -> Game:
+    """The rest of the unseen cards: beyond the stock size they are cards of a taken pile set aside."""
     extra = len(pool) - obs["stock_size"]
     if extra < 0:
         raise ValueError("too few unseen cards for the stock")
@@ -334,12 +340,7 @@ def determinize_american(obs: Observation, rng: random.Random, legal: list[Actio
         bonus.append(pool[:n])
         del pool[:n]
     d["bonus"] = bonus
-    extra = len(pool) - obs["stock_size"]
-    if extra < 0:
-        raise ValueError("too few unseen cards for the stock")
-    aside = pool[:extra]
-    d["stock"] = pool[extra:]
-    return _choose(obs, d, _turn_candidates(obs, d, aside, base), legal)
+    return _stock_and_choose(obs, d, pool, base, legal)
 
 
 def determinizer_for(variant_cls: type) -> Determinizer | None:
