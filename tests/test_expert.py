@@ -6,6 +6,8 @@ Strength is measured by `canasta arena` (docs/benchmarks.md), not asserted here.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -54,23 +56,28 @@ def test_every_named_player_and_level_acts_legally(name: str) -> None:
     assert play_hand(game, players, 12 if name in ("hard", "expert") else 400) > 0
 
 
-def test_determinization_matches_the_observation() -> None:
-    rng = random.Random(0)
+def worlds_along_games(tables: list[tuple[str, int, int]], steps: int,
+                       rng: random.Random) -> Iterator[tuple[Game, dict[str, Any], Game]]:
+    """(game, the actor's observation, a sampled world) at each step of seeded games of BasicPlayer."""
     basic = get_player("basic")
-    for variant, n in (("classic", 4), ("classic", 2), ("cuban", 3)):
-        game = Game(variant, n, 21)
-        for _ in range(120):
+    for variant, n, seed in tables:
+        game = Game(variant, n, seed)
+        for _ in range(steps):
             if game.is_over:
                 break
-            actor = game.actor
-            obs = game.observation(actor)
-            world = determinize(obs, rng)
-            assert world.card_count() == game.card_count()
-            seen = world.observation(actor)
-            for key in ("hand", "hand_sizes", "stock_size", "pile", "melds", "red_threes", "removed",
-                        "opened", "minimum", "scores", "phase", "turn", "pending_value"):
-                assert seen[key] == obs[key], key
+            obs = game.observation(game.actor)
+            yield game, obs, determinize(obs, rng)
             game.apply(basic.choose(obs, game.legal_actions()))
+
+
+def test_determinization_matches_the_observation() -> None:
+    for game, obs, world in worlds_along_games([("classic", 4, 21), ("classic", 2, 21), ("cuban", 3, 21)], 120,
+                                               random.Random(0)):
+        assert world.card_count() == game.card_count()
+        seen = world.observation(game.actor)
+        for key in ("hand", "hand_sizes", "stock_size", "pile", "melds", "red_threes", "removed",
+                    "opened", "minimum", "scores", "phase", "turn", "pending_value"):
+            assert seen[key] == obs[key], key
 
 
 def test_determinization_keeps_red_threes_out_of_hidden_hands() -> None:
@@ -78,22 +85,12 @@ def test_determinization_keeps_red_threes_out_of_hidden_hands() -> None:
     from the stock must put it face up and draw a replacement": no hand ever holds one, so a sampled
     world must not deal one into a hidden hand (it made playouts reach positions without a legal
     action and scored the three as a card in hand)."""
-    rng = random.Random(3)
-    basic = get_player("basic")
     checked = 0
-    for seed in range(4):
-        game = Game("classic", 4, seed)
-        for _ in range(100):
-            if game.is_over:
-                break
-            actor = game.actor
-            obs = game.observation(actor)
-            world = determinize(obs, rng)
-            for s, hand in enumerate(world.hands):
-                if s != actor:
-                    assert not any(hand[c] for c in range(len(hand)) if is_red_three(c)), (seed, s)
-            checked += 1
-            game.apply(basic.choose(obs, game.legal_actions()))
+    for game, _, world in worlds_along_games([("classic", 4, seed) for seed in range(4)], 100, random.Random(3)):
+        for s, hand in enumerate(world.hands):
+            if s != game.actor:
+                assert not any(hand[c] for c in range(len(hand)) if is_red_three(c)), s
+        checked += 1
     assert checked > 200
 
 
