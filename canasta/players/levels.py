@@ -6,9 +6,9 @@ level      player
 easy       BasicPlayer that plays a uniformly random legal action 35% of the
            time (seeded), so it blunders like a beginner
 medium     BasicPlayer
-hard       ExpertPlayer with a small budget (2 sampled deals, at most 24 rollouts
-           of at most 32 actions a decision)
-expert     ExpertPlayer with its default budget (6 sampled deals, at most 72
+hard       ExpertPlayer with half the budget (6 sampled deals, at most 72 rollouts
+           a decision)
+expert     ExpertPlayer with its default budget (12 sampled deals, at most 144
            rollouts of at most 200 actions a decision: under a second)
 =========  ==================================================================
 """
@@ -50,7 +50,7 @@ def medium(seed: int | str | None = 0) -> Player:
 
 
 def hard(seed: int | str | None = 0) -> Player:
-    return ExpertPlayer(seed, worlds=2, max_rollouts=24, max_rollout=32)
+    return ExpertPlayer(seed, worlds=6, max_rollouts=72)
 
 
 def expert(seed: int | str | None = 0) -> Player:
