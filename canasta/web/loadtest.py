@@ -10,7 +10,9 @@ Every table is created and every seat connected first; then the measured window
 of ``seconds`` begins (only actions sent inside it count). Each seat waits a
 random think time, uniform between half and one and a half times ``think``,
 before acting, so the games do not act in step. Games that end are replaced by
-new ones.
+new ones. A seat never sends faster than the server's per-connection message
+rate (``canasta.web.app.RATE``): with ``--think 0`` a fast server would
+otherwise refuse the excess as a flood, which is the limit working, not a fault.
 """
 
 from __future__ import annotations
@@ -70,7 +72,10 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, go:
     """Play one seat until the game ends or time is up. True when the game ended."""
     import websockets
 
+    from canasta.web.app import RATE
+
     player = get_player("random", seed=f"{game_id}/{seat}")
+    gap, last_sent = 1.0 / RATE, 0.0
     async with websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/{game_id}", max_size=2**22,
                                   open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
@@ -100,7 +105,10 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, go:
                                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                             legal = [parse_action(t) for t in state["legal"]]
                             action = player.choose(state["obs"], legal)
-                            pending = time.monotonic()
+                            wait = last_sent + gap - time.monotonic()
+                            if wait > 0:  # stay within the server's message rate
+                                await asyncio.sleep(wait)
+                            pending = last_sent = time.monotonic()
                             await ws.send(json.dumps({"type": "action", "action": format_action(action),
                                                       "version": message["version"]}))
         except TimeoutError:
