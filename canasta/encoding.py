@@ -24,8 +24,13 @@ index       action
             legal too (their values differ; the plain card keeps the usual index)
 912..913    Hand and Foot (variants with ``FEET``): ``take`` with two jokers / two
             twos (a wild card on top of the pile); ``num_actions`` is 914 for them
+914..915    Hand and Foot (variants offering the table rule ``hand_passing``):
+            ``keep 1`` / ``keep 2`` (the hand-passing deal); ``num_actions`` is 916
+            for Hand and Foot (Triple Play, which has no such deal, stays at 914)
 912..916    Modern American (variants with ``EXTENDED_SET_RULES``): ``special``
-            straight, pairs, pairs-wild, garbage, zip-code; ``num_actions`` is 917
+            straight, pairs, pairs-wild, garbage, zip-code
+917         Modern American: ``meld 3h`` laying out a *red* three (a black three's
+            is the meld slot of threes with one natural); ``num_actions`` is 918
 ==========  =====================================================================
 
 ``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
@@ -55,6 +60,7 @@ from canasta.engine.actions import (
     DISCARD,
     DRAW,
     END,
+    KEEP,
     MELD,
     MERGE,
     NO,
@@ -95,9 +101,13 @@ _TAKE_SHAPES = {(0, 0, 0): 0, (2, 0, 0): 1, (1, 1, 0): 2, (1, 0, 1): 3}
 #: Hand and Foot: the pile topped by a wild card is taken with two more of its kind.
 FEET_TAKE_BASE = NUM_ACTIONS
 _FEET_TAKE_SHAPES = {(0, 2, 0): 0, (0, 0, 2): 1}
-#: Modern American: ``special <hand>`` (target 1..5) at SPECIAL_HAND_BASE + target - 1. (Its
-#: ``meld 3h``, laying out the kept three, is the meld slot of threes with one natural.)
+#: Hand and Foot's hand-passing deal: ``keep 1`` / ``keep 2`` at KEEP_BASE, KEEP_BASE + 1.
+KEEP_BASE = FEET_TAKE_BASE + len(_FEET_TAKE_SHAPES)
+#: Modern American: ``special <hand>`` (target 1..5) at SPECIAL_HAND_BASE + target - 1. Laying out a
+#: kept black three is the meld slot of threes with one natural, a red three RED_THREE_LAYOUT (the
+#: colours score apart, and table rule threes_optional can offer both in one position).
 SPECIAL_HAND_BASE = NUM_ACTIONS
+RED_THREE_LAYOUT = SPECIAL_HAND_BASE + len(SPECIAL_HANDS)
 
 
 def _is_wild(code: int) -> bool:
@@ -150,6 +160,10 @@ def encode_action(action: Action, variant: str | None = None) -> int:
         if variant is None or not _xr(variant) or action.cards or not 1 <= action.target <= len(SPECIAL_HANDS):
             raise ValueError(f"no index for {action!r}")
         return SPECIAL_HAND_BASE + action.target - 1
+    if kind == KEEP:
+        if variant is None or not _passing(variant) or action.cards or action.target not in (1, 2):
+            raise ValueError(f"no index for {action!r}")
+        return KEEP_BASE + action.target - 1
     if kind == TAKE:
         shape = _shape(action.cards)
         if shape in _FEET_TAKE_SHAPES and variant is not None and _feet(variant):
@@ -162,6 +176,9 @@ def encode_action(action: Action, variant: str | None = None) -> int:
             raise ValueError(f"no index for {action!r}")
         return _discard_index(action.cards[0])
     if kind in (MELD, ADD):
+        if (kind == MELD and len(action.cards) == 1 and action.cards[0] in (13, 14) and variant is not None
+                and _xr(variant)):
+            return RED_THREE_LAYOUT
         shape = _shape(action.cards)
         if shape not in _SHAPE_INDEX:
             raise ValueError(f"no index for {action!r}")
@@ -177,11 +194,15 @@ def describe_index(index: int, variant: str | None = None) -> str:
         return _describe_id_index(index, variant)
     if variant is not None and _feet(variant) and index in (FEET_TAKE_BASE, FEET_TAKE_BASE + 1):
         return "take with two jokers" if index == FEET_TAKE_BASE else "take with two twos"
+    if variant is not None and _passing(variant) and index in (KEEP_BASE, KEEP_BASE + 1):
+        return f"keep {index - KEEP_BASE + 1}"
     if variant is not None and _xr(variant):
         if SPECIAL_HAND_BASE <= index < SPECIAL_HAND_BASE + len(SPECIAL_HANDS):
             return f"special {SPECIAL_HANDS[index - SPECIAL_HAND_BASE]}"
         if index == MELD_BASE + _slot(THREE) * len(SHAPES) + _SHAPE_INDEX[(1, 0, 0)]:
-            return "meld a three: lay out the three kept in hand (Modern American)"
+            return "meld a black three: lay out a black three kept in hand (Modern American)"
+        if index == RED_THREE_LAYOUT:
+            return "meld a red three: lay out a red three kept in hand (Modern American)"
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range(0, {NUM_ACTIONS})")
     for kind, i in _SIMPLE.items():
@@ -269,6 +290,13 @@ def _feet(variant: str) -> bool:
     return bool(getattr(find_variant(variant), "FEET", False))
 
 
+def _passing(variant: str) -> bool:
+    """Does the variant offer the hand-passing deal (Hand and Foot's table rule ``hand_passing``)?"""
+    from canasta.variants import find_variant
+
+    return "hand_passing" in find_variant(variant).options
+
+
 def _xr(variant: str) -> bool:
     from canasta.variants import find_variant
 
@@ -339,9 +367,9 @@ def num_actions(variant: str | None = None) -> int:
     if variant is not None and _ids(variant):
         return _layout(variant).size
     if variant is not None and _feet(variant):
-        return NUM_ACTIONS + len(_FEET_TAKE_SHAPES)
+        return KEEP_BASE + 2 if _passing(variant) else KEEP_BASE
     if variant is not None and _xr(variant):
-        return NUM_ACTIONS + len(SPECIAL_HANDS)
+        return RED_THREE_LAYOUT + 1
     return NUM_ACTIONS
 
 
@@ -440,6 +468,19 @@ FEET_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
     ("books", MAX_SIDES * 3),         # per side (own first): clean, dirty, wild piles closed / 5
 )
 FEET_OBS_SIZE = OBS_SIZE + sum(n for _, n in FEET_OBS_LAYOUT)
+#: Card kinds of a turned-up card in :data:`PASS_OBS_LAYOUT`: 0 joker, 1 two, 2 black three, 3 red three,
+#: 4..14 the natural ranks 4..A.
+PASS_KINDS = 15
+#: Hand and Foot (variants offering the table rule ``hand_passing``): blocks after :data:`FEET_OBS_LAYOUT`,
+#: zero unless the option is on. The phase 'pass' has no place in the one-hot ``phase`` block (whose length
+#: every variant shares): its flag is here.
+PASS_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("pass_phase", 1),                      # the hand-passing deal: seats are choosing their feet
+    ("pass_shown", MAX_SEATS * 2 * PASS_KINDS),  # per seat (relative to own) and pile 1, 2: turned-up card kind
+    ("kept", MAX_SEATS * 2),                # per seat: pile kept as foot, one-hot (own at once, others once all chose)
+    ("foot_shown", MAX_SEATS * PASS_KINDS),  # per seat: kind of the turned-up top card of its unplayed foot
+)
+PASS_OBS_SIZE = sum(n for _, n in PASS_OBS_LAYOUT)
 #: Modern American (variants with ``EXTENDED_SET_RULES``): blocks after :data:`OBS_LAYOUT`.
 XR_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
     ("bonus_cards", MAX_SEATS),       # face-down bonus cards each seat holds / 4, relative to own
@@ -458,7 +499,9 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         return _encode_id_observation(obs, dtype)
     feet = "foot_sizes" in obs
     xr = "turn_card_drawn" in obs
-    out: npt.NDArray[Any] = np.zeros(FEET_OBS_SIZE if feet else XR_OBS_SIZE if xr else OBS_SIZE, dtype=dtype)
+    passing = feet and _passing(obs["variant"])
+    size = FEET_OBS_SIZE + (PASS_OBS_SIZE if passing else 0) if feet else XR_OBS_SIZE if xr else OBS_SIZE
+    out: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
@@ -483,7 +526,8 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         out[blocks["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
     if obs["actor"] is not None:
         out[blocks["actor"] + (obs["actor"] - seat) % players] = 1
-    out[blocks["phase"] + PHASES.index(obs["phase"])] = 1
+    if obs["phase"] != "pass":  # Hand and Foot's hand-passing deal has its flag in PASS_OBS_LAYOUT
+        out[blocks["phase"] + PHASES.index(obs["phase"])] = 1
     for s in range(sides):
         rel = (s - side) % sides
         for m in obs["melds"][s]:
@@ -524,7 +568,31 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
             rel = (s - side) % sides
             for b in obs["books"][s]:
                 out[f + 2 * MAX_SEATS + rel * 3 + kinds.index(b["kind"])] += 1 / 5
+    if passing and "pass_shown" in obs:
+        p = FEET_OBS_SIZE
+        out[p] = float(obs["phase"] == "pass")
+        shown, kept, foot = p + 1, p + 1 + MAX_SEATS * 2 * PASS_KINDS, p + 1 + MAX_SEATS * 2 * (PASS_KINDS + 1)
+        for s in range(players):
+            rel = (s - seat) % players
+            for i, c in enumerate(obs["pass_shown"][s]):
+                out[shown + (rel * 2 + i) * PASS_KINDS + _pass_kind(parse_card(c))] = 1
+            if obs["kept"][s]:
+                out[kept + rel * 2 + obs["kept"][s] - 1] = 1
+            if obs["foot_shown"][s] is not None:
+                out[foot + rel * PASS_KINDS + _pass_kind(parse_card(obs["foot_shown"][s]))] = 1
     return out
+
+
+def _pass_kind(code: int) -> int:
+    """The kind of a turned-up card (:data:`PASS_KINDS`)."""
+    if code == JOKER:
+        return 0
+    rank = code >> 2
+    if rank == 2:
+        return 1
+    if rank == THREE:
+        return 3 if code in (13, 14) else 2
+    return rank
 
 
 #: Observation layout of variants with meld ids (Burraco): suits matter, melds are sets and runs.
@@ -553,7 +621,7 @@ CT_OBS_EXTRA = MAX_SIDES * 3 + 5
 def obs_size(variant: str | None = None) -> int:
     """Length of the observation vector of ``variant``."""
     if variant is not None and _feet(variant):
-        return FEET_OBS_SIZE
+        return FEET_OBS_SIZE + (PASS_OBS_SIZE if _passing(variant) else 0)
     if variant is not None and _xr(variant):
         return XR_OBS_SIZE
     if variant is not None and _ids(variant):

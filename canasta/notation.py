@@ -3,14 +3,15 @@
 An action is one short line: a verb and its cards, e.g. ``draw``, ``take Kh Kd``,
 ``meld 9s 9h 2c``, ``add K Kc JK``, ``add #3 6h`` (meld 3 of a variant with
 meld ids, such as Burraco), ``merge #3 #5`` (Samba: set 5 combined into set 3), ``discard 4d``, ``ask``, ``yes``, ``no``,
-``retract``, ``end``, ``special straight`` (Modern American: the whole hand as a special hand). In a record it is preceded by its actor: ``2: discard 4d``.
+``retract``, ``end``, ``special straight`` (Modern American: the whole hand as a special hand),
+``keep 2`` (Hand and Foot's hand-passing deal: dealt pile 2 kept as the foot, pile 1 passed left). In a record it is preceded by its actor: ``2: discard 4d``.
 See docs/notation.md.
 """
 
 from __future__ import annotations
 
 from canasta.cards import format_card, format_rank, parse_card, parse_rank
-from canasta.engine.actions import ADD, DISCARD, KINDS, MELD, MERGE, SPECIAL, SPECIAL_HANDS, TAKE, Action
+from canasta.engine.actions import ADD, DISCARD, KEEP, KINDS, MELD, MERGE, SPECIAL, SPECIAL_HANDS, TAKE, Action
 from canasta.errors import NotationError
 
 _WILD_TARGET = "W"
@@ -42,6 +43,8 @@ def format_action(action: Action) -> str:
     if action.kind == SPECIAL:
         t = action.target
         parts.append(SPECIAL_HANDS[t - 1] if 1 <= t <= len(SPECIAL_HANDS) else f"?{t}")
+    elif action.kind == KEEP:
+        parts.append(str(action.target))
     elif action.kind == MERGE:
         a, b = merge_ids(action.target)
         parts += [f"#{a}", f"#{b}"]
@@ -72,6 +75,10 @@ def parse_action(text: str) -> Action:
         if len(args) != 1 or args[0].lower() not in SPECIAL_HANDS:
             raise NotationError(f"special names one special hand: {', '.join(SPECIAL_HANDS)} (e.g. 'special straight')")
         return Action(SPECIAL, (), SPECIAL_HANDS.index(args[0].lower()) + 1)
+    if verb == KEEP:
+        if len(args) != 1 or args[0] not in ("1", "2"):
+            raise NotationError("keep names the dealt pile kept as the foot, 1 or 2 (e.g. 'keep 1')")
+        return Action(KEEP, (), int(args[0]))
     if verb == TAKE and args and args[0].startswith("#"):
         if not args[0][1:].isdigit() or int(args[0][1:]) < 1:
             raise NotationError(f"{args[0]!r} is not a meld id (write e.g. #3)")

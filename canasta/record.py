@@ -163,11 +163,12 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
         # A position set up by hand (Game.from_dict without its deals) has no history to write.
         raise NotationError("this game was not dealt from its seed (a position set up by hand): it has no record")
 
-    def shown(owner: int, cards: Sequence[int]) -> list[Card]:
-        # Red threes are laid out face up at once, so every seat saw them.
+    def shown(owner: int, cards: Sequence[int], top_up: bool = False) -> list[Card]:
+        # Red threes are laid out face up at once, so every seat saw them; so was the top (last) card of a
+        # hand passed in Hand and Foot's hand-passing deal ('each player turns up the top card of each hand').
         if seat is None or owner == seat:
             return list(cards)
-        return [c if is_red_three(c) else None for c in cards]
+        return [c if is_red_three(c) or (top_up and i == len(cards) - 1) else None for i, c in enumerate(cards)]
 
     if any(ch in str(game.seed) for ch in "\r\n"):
         raise NotationError("a seed written in a record must fit on one line")
@@ -188,13 +189,17 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
     for k, deal in enumerate(game.deals):
         n = game.num_players
         hand = Hand(line=0, number=deal["hand"], dealer=deal["dealer"])
-        hand.deals = [(s, shown(s, deal["hands"][s])) for s in range(n)]
+        # hand-passing deal: the hands are those passed (known once all have kept a foot: 'kept' in the deal)
+        hand.deals = [(s, shown(s, deal["hands"][s], "kept" in deal)) for s in range(n)]
         hand.upcards = list(deal["upcards"])
         order = [(deal["dealer"] + 1 + i) % n for i in range(n)]
         hand.replacements = [(s, shown(s, deal["replacements"][s])) for s in order if deal["replacements"][s]]
         finished = k < len(game.hand_results)
         end = game.hand_results[k]["actions_end"] if finished else len(game.history)
         for actor, action, drawn in game.history[start:end]:
+            if action.kind == "keep" and seat is not None and actor != seat and game.phase == "pass" \
+                    and not finished and k == len(game.deals) - 1:
+                continue  # the hand-passing choices are hidden until every seat has kept a foot
             hand.moves.append(Move(0, actor, action, tuple(shown(actor, drawn)) if drawn else None))
         start = end
         if finished:
@@ -434,7 +439,10 @@ def replay_record(text: str) -> Game:
     for i, hand in enumerate(record.hands):
         if i >= len(game.deals):
             raise RecordError(hand.line, f"hand {hand.number} is never dealt: hand {game.hand_no} has not ended")
-        _check_deal(hand, game.deals[i], game.num_players)
+        # Hand and Foot's hand-passing deal: the hands (and red-three replacements) follow the 'keep' moves
+        passing = game.phase == "pass" and game.hand_no == hand.number
+        if not passing:
+            _check_deal(hand, game.deals[i], game.num_players)
         last_line = max([hand.line, *hand.deal_lines.values()])
         for move in hand.moves:
             last_line = move.line
@@ -453,6 +461,11 @@ def replay_record(text: str) -> Game:
                                              f"write them in braces, {{{_cards_text(drawn)}}}")
             if move.drawn is not None:
                 _same(move.line, "cards drawn from the stock", move.drawn, drawn)
+            if passing and game.phase != "pass":
+                passing = False
+                _check_deal(hand, game.deals[i], game.num_players)
+        if passing:  # a record that stops during the passing: nobody holds a hand yet
+            _check_deal(hand, game.deals[i], game.num_players)
         if hand.score is not None:
             last_line = hand.score.line
             if len(game.hand_results) <= i:

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta.cards import JOKER, format_card, is_red, parse_card, rank_of, sort_key
-from canasta.engine.actions import ASK, DRAW, NO, TAKE, YES, Action
+from canasta.engine.actions import ASK, DRAW, KEEP, NO, TAKE, YES, Action
 from canasta.engine.game import Game
 from canasta.errors import IllegalActionError, NotationError, OptionError
 from canasta.notation import format_action, parse_action
@@ -44,6 +44,8 @@ Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'ad
 Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top card on meld #3;
   'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; 'merge #3 #5' combines two sets
   of a rank into set #3 (seven cards at most); two seven-card melds to go out.
+Hand and Foot with hand_passing: 'keep 1' or 'keep 2' keeps that dealt pile as your foot (its top card
+  is turned up) and passes the other to the player on your left, whose hand it becomes.
 American: 'special straight' (or pairs, pairs-wild, garbage, zip-code) lays the whole hand down as
   a special hand; 'meld 3h' lays out the one three kept in hand (a replacement is drawn).
 Italian: Samba with a pile always frozen (take it with a natural pair); 'meld 2s 2h 2d' melds
@@ -218,8 +220,10 @@ class TerminalGame:
         counts = ", ".join(f"{self.who(s)}: {n}" for s, n in enumerate(obs["hand_sizes"]))
         if "foot_sizes" in obs:
             knees = obs.get("knee_sizes")
+            shown = obs.get("foot_shown") or [None] * len(obs["hand_sizes"])  # hand_passing: turned-up top
             counts = ", ".join(f"{self.who(s)}: {n}" + (f" + knee {knees[s]}" if knees and knees[s] else "")
                                + (" (in the foot)" if obs["in_foot"][s] else f" + foot {obs['foot_sizes'][s]}")
+                               + (f" (top {shown[s]})" if shown[s] else "")
                                for s, n in enumerate(obs["hand_sizes"]))
         self.say(f"Cards in hand: {counts}")
         pile = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
@@ -247,6 +251,15 @@ class TerminalGame:
         self.console.print(hand)
         if obs["phase"] == "answer":
             self.say(f"{self.who(obs['turn'])} asks: may I go out? Answer yes or no.", "bold yellow")
+        elif obs["phase"] == "pass":  # Hand and Foot's hand-passing deal
+            up = ", ".join(f"{self.who(s)}: {' / '.join(p)}" for s, p in enumerate(obs["pass_shown"]))
+            self.say(f"Turned up (pile 1 / pile 2): {up}")
+            if obs["actor"] == self.seat:
+                left = self.who((self.seat + 1) % len(obs["hand_sizes"]))
+                self.say(f"Keep a pile as your foot ('keep 1' or 'keep 2'); the other goes to {left} as their hand.",
+                         "bold")
+            else:
+                self.say(f"Waiting for {self.who(obs['actor'])} to keep a foot.")
         elif obs["turn"] == self.seat:
             step = "draw or take the pile" if obs["phase"] == "draw" else "meld, add, or discard"
             self.say(f"Your turn: {step}.", "bold")
@@ -314,12 +327,27 @@ class TerminalGame:
                 self.console.print(drawn)
             elif action.kind in (YES, NO):
                 self.say(f"You answered {action.kind}.")
+            elif action.kind == KEEP:
+                self.say(f"You keep pile {action.target} as your foot.")
+            if action.kind == KEEP and g.phase != "pass":
+                self.say_passing()
+            return
+        if action.kind == KEEP:  # the choices are hidden until everyone has chosen
+            self.say(f"{self.who(actor)} keeps a foot.")
+            if g.phase != "pass":
+                self.say_passing()
             return
         text = Text(f"{self.who(actor)}: ", style="bold")
         text.append(format_action(action))
         if action.kind == TAKE:
             text.append(" (takes the pile)")
         self.console.print(text)
+
+    def say_passing(self) -> None:
+        """After the hand-passing deal: which pile each seat kept (now public)."""
+        kept = self.game.observation(self.seat)["kept"]
+        self.say("Feet kept: " + ", ".join(f"{self.who(s)} pile {k}" for s, k in enumerate(kept))
+                 + "; the other piles went to the left.")
 
     def step(self, actor: int, action: Action) -> None:
         """Apply an action (already checked or from the legal list) and report what happened."""

@@ -103,3 +103,19 @@ def test_observation_is_the_seats_view_only() -> None:
     b = encode_observation(swapped.observation(0))
     assert np.array_equal(a, b)
     assert not np.array_equal(a, encode_observation(game.observation(1)))
+
+
+def test_american_table_rules_keep_indices_unique() -> None:
+    """Modern American with the Encyclopedia's threes (any number kept, both colours laid out by choice) and
+    melds past seven when going out: every legal action still has its own index; a red and a black three
+    laid out are two indices (the colours score apart)."""
+    rules = {"threes_optional": True, "going_out_overflow": True}
+    for seed in range(4):
+        assert _random_hand(Game("american", 4, seed, rules), random.Random(seed)) > 0
+    from helpers import position
+    game = position(variant="american", hands={0: "3h 3s 4c 5c", 2: "8c 9c"}, melds={0: ["Kh Kd Ks"]},
+                    stock="6c 7c 8d", rules=rules)
+    idx = legal_indices(game.legal_actions(), "american")
+    layouts = {i for i, a in idx.items() if a.kind == "meld"}
+    assert len(layouts) == 2 and num_actions("american") == 918
+    assert {describe_index(i, "american").split(":")[0] for i in layouts} == {"meld a red three", "meld a black three"}

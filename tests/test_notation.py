@@ -114,7 +114,17 @@ def test_parse_move_errors(text: str) -> None:
 
 def test_all_verbs_listed() -> None:
     assert set(KINDS) == {"draw", "take", "meld", "add", "discard", "ask", "yes", "no", "retract", "end",
-                          "merge", "special"}
+                          "merge", "special", "keep"}
+
+
+def test_keep_round_trips_and_names_a_pile() -> None:
+    """Hand and Foot's hand-passing deal: 'keep 1' / 'keep 2' (the pile kept as the foot)."""
+    for n in (1, 2):
+        a = parse_action(f"keep {n}")
+        assert a == Action("keep", (), n) and format_action(a) == f"keep {n}"
+    for bad in ("keep", "keep 3", "keep 1 2", "keep Kh"):
+        with pytest.raises(NotationError):
+            parse_action(bad)
 
 
 @settings(max_examples=EXAMPLES)

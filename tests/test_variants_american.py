@@ -245,6 +245,23 @@ def test_splash_needs_no_count() -> None:
     assert game.opened[0]
 
 
+def test_splash_takes_the_pile_with_a_pair_of_another_rank() -> None:
+    """Terms 'The Splash': 'If this canasta was already complete in your hand before your turn, and you also
+    have a natural pair of a different rank that matches the top card of the discard pile, you can use the
+    pair to take the discard pile in the same turn.'"""
+    game = pos(hands={0: "5h 5h 5s 5s 5d 5d 5c 9h 9s 6c", 1: "4c"}, pile="8c Kd 9d")
+    act(game, "take 9h 9s")
+    assert game.pile_aside == cards("8c Kd") and not game.opened[0]
+    act(game, "meld 5h 5h 5s", "add 5 5s", "add 5 5d", "add 5 5d")
+    assert not game.opened[0] and game.pile_aside is not None
+    act(game, "add 5 5c")  # the seventh five: a natural canasta from the hand, no count needed
+    assert game.opened[0] and game.pile_aside is None
+    assert sorted(game.hand_cards(0)) == sorted(cards("6c 8c Kd"))
+    # without the canasta complete in the hand the pair alone cannot take the pile
+    game = pos(hands={0: "5h 5h 5s 5s 5d 5d 9h 9s 6c", 1: "4c"}, pile="8c Kd 9d")
+    assert_illegal(game, "take 9h 9s", "minimum-count")
+
+
 def test_initial_meld_with_pile_lone_pair_does_not_count() -> None:
     """Terms: 'The pair that you use to take the pile could be within one of the melds you are using to meet
     the initial meld requirement, or it could be a separate pair of another rank - but in this last case, the
@@ -431,13 +448,26 @@ def test_ask_not_in_position_to_go_out() -> None:
     game = pos(hands={0: "Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two[:1]}, stock="Kc")
     act(game, "draw")
     assert "ask" not in legal_texts(game)
-    # the second canasta would be completed on the way out: the engine asks for both canastas first
-    # (docs/variants/american.md, 'Not implemented yet')
-    game = pos(hands={0: "Js Kh Kd Ks", 1: "5d 6d", 2: "8c 9c"}, pile="9d",
-               melds={0: [two[0], "Jh Jd Js Jc Jh Jd"]}, stock="5c")
+    # one canasta, a hand that cannot close the second: no asking
+    game = pos(hands={0: "Js Kh Kd Ks 5c", 1: "5d 6d", 2: "8c 9c"}, pile="9d",
+               melds={0: [two[0], "Jh Jd Js Jc Jh"]}, stock="6c")
     act(game, "draw")
     assert "ask" not in legal_texts(game)
-    act(game, "add J Js", "meld Kh Kd Ks", "discard 5c")  # going out without asking is free
+    act(game, "add J Js", "meld Kh Kd Ks", "discard 5c")  # not out: going out without asking is free anyway
+    assert game.hand_no == 1
+
+
+def test_ask_when_the_second_canasta_closes_on_the_way_out() -> None:
+    """Terms: 'When you are in a position to go out you may, if you wish, first ask your partner's
+    permission' and 'you are free to go out on any turn without consulting your partner': a player with one
+    canasta whose hand closes the second on the way out is in a position to go out."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd"]
+    game = pos(hands={0: "Js Kh Kd Ks", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="5c")
+    act(game, "draw")
+    assert "ask" in legal_texts(game)
+    act(game, "ask", "yes")
+    assert_illegal(game, "discard 5c", "must-go-out")
+    act(game, "add J Js", "meld Kh Kd Ks", "discard 5c")
     assert last_result(game)["went_out"] == 0
 
 
@@ -651,7 +681,6 @@ def test_kept_three_laid_out_by_choice() -> None:
     during your turn you may lay the three face up in your team's meld area and draw a replacement card from
     the stock.' (written 'meld 3h')"""
     game = pos(hands={0: "3h 4c 5c 9d"}, stock="6c 7c")
-    assert_illegal(game, "meld 3h", "draw-first")
     act(game, "draw")
     assert "meld 3h" in legal_texts(game)
     assert_illegal(game, "meld 3d", "not-in-hand")
@@ -659,6 +688,27 @@ def test_kept_three_laid_out_by_choice() -> None:
     assert game.red_threes[0] == cards("3h") and sorted(game.hand_cards(0)) == sorted(cards("4c 5c 7c 9d 6c"))
     assert game.history[-1][2] == tuple(cards("7c"))
     assert_illegal(game, "discard 3h", "not-in-hand")
+
+
+def test_kept_three_laid_out_before_drawing() -> None:
+    """Terms: 'you should normally begin your first turn by placing all your threes face up ... You
+    immediately draw an equal number of replacement cards from the top of the stock': the kept three may be
+    laid out at the start of the turn, before the draw or the pile is chosen, so that its replacement can
+    make the pair that takes the pile."""
+    initial = "Ah Ad Ac As Kh Kd Ks Kc Qh Qd Qs"  # 150 from the hand
+    game = pos(hands={0: "3h 9c " + initial, 1: "4c", 2: "8c 8d"}, pile="7h 9d", stock="9s 10c",
+               phase="draw")
+    assert "meld 3h" in legal_texts(game)
+    assert all(a.kind != "take" for a in game.legal_actions())
+    act(game, "meld 3h")
+    assert game.phase == "draw" and game.red_threes[0] == cards("3h")
+    assert sorted(game.hand_cards(0)) == sorted(cards("9c 9s " + initial))
+    assert "meld 3h" not in legal_texts(game)
+    act(game, "take 9c 9s")
+    assert game.took_pile
+    game = pos(hands={0: "3h 9c 5c 6d", 1: "4c"}, pile="9d", stock="", phase="draw", rest="pile")
+    assert_illegal(game, "meld 3h", "stock-empty")
+    assert_illegal(game, "meld 3d", "not-in-hand")
 
 
 def test_kept_three_replaced_by_a_three() -> None:
@@ -915,20 +965,28 @@ def test_bonus_cards_face_down_at_the_end_count_in_hand() -> None:
     assert items(game, 0)["cards_in_hand"] == -(5 + 5 + 5 + 10) - partner  # 6d and the bonus 4h 4s 10h
 
 
-def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """setrules.filter_play (the hot path) lists exactly the candidates that check() accepts."""
+@pytest.mark.parametrize("rules", [{}, {"initial_pure_meld": "three_naturals", "bonus_cards": False},
+                                   {"threes_optional": True, "going_out_overflow": True}])
+def test_direct_play_moves_equal_the_filtered_candidates(monkeypatch: pytest.MonkeyPatch,
+                                                         rules: dict[str, object]) -> None:
+    """The play phase's hot paths list exactly the moves check() accepts, in one order: setrules.play_actions
+    (moves generated directly) and setrules.filter_play (Classic's candidates filtered), each against the
+    full check of every candidate."""
     from canasta.engine import setrules
 
-    checked = 0
+    checked = direct = 0
     for seed in range(4):
         rng = random.Random(seed)
-        game = Game(V, 4, seed)
+        game = Game(V, 4, seed, rules)
         for _ in range(1500):
             if game.is_over:
                 break
             legal = game.legal_actions()
             if game.phase == "play":
+                direct += setrules.play_actions(game) is not None
                 with monkeypatch.context() as m:
+                    m.setattr(setrules, "play_actions", lambda g: None)
+                    filtered = game.legal_actions()
                     m.setattr(setrules, "filter_play", lambda g, out, *_: out)
                     candidates = game.legal_actions()
                 full = []
@@ -938,10 +996,11 @@ def test_fast_play_filter_agrees_with_the_full_checks(monkeypatch: pytest.Monkey
                     except Exception:
                         continue
                     full.append(a)
-                assert full == legal
+                assert full == filtered == legal
                 checked += 1
             game.apply(rng.choice(legal))
     assert checked > 1000
+    assert direct > checked // 2 or rules.get("threes_optional")
 
 
 def test_wild_meld_meets_the_required_meld() -> None:
@@ -985,7 +1044,7 @@ def test_encoding_special_hands_and_american_observation_slots() -> None:
     )
     from canasta.notation import parse_action
 
-    assert num_actions(V) == NUM_ACTIONS + 5 and num_actions("classic") == NUM_ACTIONS
+    assert num_actions(V) == NUM_ACTIONS + 6 and num_actions("classic") == NUM_ACTIONS  # + the red three layout
     assert obs_size(V) == XR_OBS_SIZE == OBS_SIZE + 20 and obs_size("classic") == OBS_SIZE
     for i, name in enumerate(("straight", "pairs", "pairs-wild", "garbage", "zip-code")):
         assert encode_action(parse_action(f"special {name}"), V) == NUM_ACTIONS + i
@@ -1000,7 +1059,8 @@ def test_encoding_special_hands_and_american_observation_slots() -> None:
     idx = legal_indices(legal, V)
     assert len(idx) == len(legal)
     assert decode(NUM_ACTIONS, legal, V) == parse_action("special straight")
-    assert describe_index(encode_action(parse_action("meld 3h"), V), V).startswith("meld a three")
+    assert describe_index(encode_action(parse_action("meld 3h"), V), V).startswith("meld a red three")
+    assert describe_index(encode_action(parse_action("meld 3s"), V), V).startswith("meld a black three")
     vec = encode_observation(game.observation(0))
     assert vec.shape == (XR_OBS_SIZE,)
     assert vec[OBS_SIZE + 1] == 3 / 4  # seat 1 (next after own) holds three bonus cards
@@ -1052,3 +1112,98 @@ def test_special_hand_in_a_record_round_trips(monkeypatch: pytest.MonkeyPatch) -
     assert "0: special straight" in text and "special_hand 3000" in text
     again = replay_record(text)
     assert again.hand_results == game.hand_results
+
+
+# ------------------------------------------------------------------ Encyclopedia readings (table rules)
+def test_threes_optional_kept_after_melding() -> None:
+    """Encyclopedia 'US American Canasta': 'Both red and black threes may be played to the table as red threes
+    can in "classic" canasta. Unlike in other versions of canasta, this is optional.' (table rule
+    threes_optional; Terms, the default, keeps one three and only before the side melds)"""
+    rules = {"threes_optional": True}
+    game = pos(hands={0: "4c 5c 9d", 2: "8c 9c"}, melds={0: ["Kh Kd Ks"]}, stock="3h 6c 3s 7c", rules=rules)
+    act(game, "draw")
+    assert cards("3h")[0] in game.hand_cards(0) and game.red_threes[0] == []
+    game = pos(hands={0: "3h 3s 3d 4c 5c", 2: "8c 9c"}, melds={0: ["Kh Kd Ks"]}, stock="6c 7c 8d", rules=rules)
+    assert {"meld 3h", "meld 3s"} <= legal_texts(game)  # one of each colour (the colour is what scores)
+    act(game, "meld 3s", "draw")
+    assert game.red_threes[0] == cards("3s") and sum(1 for c in game.hand_cards(0) if c >> 2 == 3) == 2
+    game = pos(hands={0: "4c 5c 9d", 2: "8c 9c"}, melds={0: ["Kh Kd Ks"]}, stock="3h 6c 7c")
+    act(game, "draw")  # Terms: after the side has melded a three is laid out at once
+    assert game.red_threes[0] == cards("3h")
+
+
+def test_threes_optional_final_discard_only() -> None:
+    """Encyclopedia: 'Threes can't be discarded, except as your final discard when going out' (table rule
+    threes_optional)."""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Jh Jd Js Jc Jh Jd Js"]
+    rules = {"threes_optional": True}
+    game = pos(hands={0: "3h Kh Kd Ks", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two}, stock="5c",
+               phase="play", rules=rules)
+    assert_illegal(game, "discard 3h", "three-discard")
+    act(game, "meld Kh Kd Ks")
+    assert legal_texts(game) >= {"discard 3h"}
+    act(game, "discard 3h")
+    assert last_result(game)["went_out"] == 0
+    game = pos(hands={0: "3h", 1: "5d 6d", 2: "8c 9c"}, pile="9d", melds={0: two[:1]}, stock="5c",
+               phase="play", rules=rules)
+    assert "discard 3h" not in legal_texts(game)  # one canasta: not going out
+    assert_illegal(game, "discard 3h", "three-discard")
+
+
+def test_threes_optional_held_threes_count_as_laid_out() -> None:
+    """Encyclopedia: 'This is a penalty if your team has no canastas at the end of the hand (and for this purpose
+    threes in your hand count as though they were on the table), ignored entirely if your team has exactly one
+    canasta'."""
+    rules = {"threes_optional": True}
+    got = score(["Kh Kd Ks"], threes="3h", hands=["3d 5c", "3s"], rules=rules)
+    assert got["threes"] == -(300 + 100)  # two red (one laid out, one held) and one black
+    assert got["cards_in_hand"] == -5  # the 5c only: the held threes count in the table instead
+    one = score(["Qh Qd Qs Qc Qh Qd Qs"], threes="3h", hands=["3d 5c", ""], rules=rules)
+    assert one["threes"] == 0 and one["cards_in_hand"] == -10  # Terms: 'a three in hand ... counts 5 points'
+    terms = score(["Kh Kd Ks"], threes="3h", hands=["3d 5c", "3s"])
+    assert terms["threes"] == -100 and terms["cards_in_hand"] == -15
+
+
+def test_going_out_overflow() -> None:
+    """Encyclopedia: 'One common exception, is to allow melds of 8 or more cards when going out. Skilled players
+    will play a wild card on an existing canasta for the win.' (table rule going_out_overflow; Terms: 'A meld can
+    never contain more than seven cards.')"""
+    two = ["Qh Qd Qs Qc Qh Qd Qs", "Kh Kd Ks Kc Kh Kd 2c"]
+    rules = {"going_out_overflow": True}
+    game = pos(hands={0: "JK 9c", 1: "5d 6d", 2: "8c 9h"}, pile="4d", melds={0: two}, phase="play")
+    assert_illegal(game, "add K JK", "meld-max")
+    game = pos(hands={0: "JK 9c", 1: "5d 6d", 2: "8c 9h"}, pile="4d", melds={0: two}, phase="play", rules=rules)
+    act(game, "add K JK", "discard 9c")
+    assert last_result(game)["went_out"] == 0 and game.hand_results[-1]["sides"][0]["items"]["mixed_canastas"] == 300
+    # only on the step that leaves the final discard
+    game = pos(hands={0: "JK 9c 9s", 1: "5d 6d", 2: "8c 9h"}, pile="4d", melds={0: two}, phase="play", rules=rules)
+    assert_illegal(game, "add K JK", "meld-max")
+    # a closed natural canasta stays dead: 'neither team is allowed to ... add to a meld of that rank'
+    game = pos(hands={0: "Qc 9c", 1: "5d 6d", 2: "8c 9h"}, pile="4d", melds={0: two}, phase="play", rules=rules)
+    assert_illegal(game, "add Q Qc", "dead-rank")
+
+
+def test_going_out_counted_agrees_with_the_search() -> None:
+    """Terms 'End of the Play' ('your team has completed two canastas', a final discard): past the initial meld,
+    going out is decided on card counts (setrules._go_out_by_counts); wherever the bounded search over the
+    engine's own moves settles a position, both agree."""
+    from canasta.engine import setrules
+
+    agreed = ways_out = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = Game(V, 4, seed)
+        for _ in range(2000):
+            if game.is_over:
+                break
+            if game.phase == "play":
+                counted = setrules._go_out_by_counts(game)
+                if counted is not None:
+                    nodes = [0]
+                    searched = setrules._go_out_search(setrules._light_copy(game), {}, nodes)
+                    if nodes[0] <= setrules.GO_OUT_SEARCH_LIMIT:
+                        assert counted == searched, (seed, len(game.history))
+                        agreed += 1
+                        ways_out += counted
+            game.apply(rng.choice(game.legal_actions()))
+    assert agreed > 1000 and ways_out > 20

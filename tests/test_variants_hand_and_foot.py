@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from canasta import Game
-from canasta.cards import parse_card
+from canasta.cards import format_card, parse_card
 from canasta.errors import OptionError
 from canasta.players.basic import BasicPlayer
 from tests.helpers import act, assert_illegal, cards, legal_texts, position
@@ -346,8 +346,11 @@ def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
         score_input(data)
 
 
-def test_terminal_game_plays_hand_and_foot(monkeypatch):
-    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input."""
+@pytest.mark.parametrize("passing", [False, True])
+def test_terminal_game_plays_hand_and_foot(monkeypatch, passing):
+    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input (with the
+    hand-passing deal: the turned-up cards and the prompt to keep a foot; the others' choices shown only once
+    all have chosen)."""
     import io
 
     from canasta.notation import format_action
@@ -368,10 +371,14 @@ def test_terminal_game_plays_hand_and_foot(monkeypatch):
 
     monkeypatch.setattr(TerminalGame, "run", run_and_capture)
     out = io.StringIO()
-    run_play(variant=V, players=4, seed=2, rules={"hands_per_game": 1}, seat=0, load=None, input_fn=typer_,
-             output=out)
+    rules = {"hands_per_game": 1, **(PASSING if passing else {})}
+    run_play(variant=V, players=4, seed=2, rules=rules, seat=0, load=None, input_fn=typer_, output=out)
     text = out.getvalue()
     assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
+    if passing:
+        assert "Turned up (pile 1 / pile 2)" in text and "Keep a pile as your foot" in text
+        assert "keeps a foot." in text
+        assert "Feet kept: " in text and ": keep " not in text and "(top " in text
     assert "End of hand 1" in text and "Game over" in text
     assert "Not allowed" not in text and "Traceback" not in text
 
@@ -384,7 +391,7 @@ def test_environments_run_hand_and_foot():
     from canasta.encoding import encode_observation, legal_indices, num_actions, obs_size
     from canasta.env.gym_env import CanastaGymEnv
 
-    assert num_actions(V) == num_actions("classic") + 2
+    assert num_actions(V) == num_actions("classic") + 4  # two wild takes, keep 1 / keep 2
     g = hpos(hands={0: "JK JK 5s 6s"}, pile="9c JK", melds={0: ["Qs Qh Qd"]})
     idx = legal_indices(g.legal_actions(), V)
     assert any(i >= num_actions("classic") for i in idx)
@@ -811,6 +818,7 @@ NON_DEFAULT = [
     {"pile_pickup": "foot_whole", "ask_in_hand": True, "permission": "optional"},
     {"black_unlimited": True, "clean_books": 2, "dirty_books": 3, "wild_books": 0},
     {"self_deal": True, "hand_choice": "lowest_bottom", "hand_size": 11, "foot_size": 13, "floating": True},
+    {"hand_passing": True, "self_deal": True, "foot_size": 13, "floating": True},
 ]
 
 
@@ -922,3 +930,351 @@ def test_scorekeeper_three_teams_of_two():
     score_input(data | {"game": {"scores": [0, 0, 0], "hand": 1}})
     with pytest.raises(CanastaError):
         score_input(data | {"variant": "classic"})  # Classic has no 6-player game
+
+
+# ---------------------------------------------------------------- the hand-passing deal (option hand_passing)
+PASSING = {"hand_passing": True}
+
+
+def passing_game(seed: int = 0, players: int = 4, **rules: Any) -> Game:
+    return Game(V, players, seed, {**PASSING, **rules})
+
+
+def keep_all(g: Game, choices: Sequence[int]) -> Game:
+    """Each seat in turn from the dealer's left keeps pile ``choices[seat]``."""
+    while g.phase == "pass":
+        act(g, f"keep {choices[g.actor]}")
+    return g
+
+
+def test_option_hand_passing_phase_and_order():
+    """Encyclopedia: 'After the deal (but before looking at the cards), each player turns up the top card of each
+    hand. He then selects one hand to keep as his "foot", and passes the other to the player on his left.'
+    A phase 'pass' before the first turn; the choices go in turn from the dealer's left; nobody holds a card."""
+    for players in (2, 3, 4):
+        g = passing_game(1, players, hands_per_game=2)
+        assert g.phase == "pass" and g.actor == (g.dealer + 1) % players
+        assert not any(g.hand_sizes) and not any(len(f) for f in g.feet)
+        obs = g.observation(0)
+        assert obs["hand"] == [] and obs["hand_sizes"] == [0] * players and obs["foot_sizes"] == [0] * players
+        order = []
+        while g.phase == "pass":
+            assert legal_texts(g) == {"keep 1", "keep 2"}
+            order.append(g.actor)
+            act(g, "keep 1")
+        assert order == [(g.dealer + 1 + i) % players for i in range(players)]
+        assert g.phase == "draw" and g.turn == (g.dealer + 1) % players
+        assert all(len(f) == 11 for f in g.feet) and g.card_count() == len(g.variant.deck())
+        rng = random.Random(players)
+        while g.hand_no == 1:  # the next hand's deal passes again, from the new dealer's left
+            g.apply(rng.choice(g.legal_actions()))
+        assert g.phase == "pass" and g.dealer == 0 and g.actor == 1 % players
+    assert Game(V, 4, 1).phase == "draw"  # without the option the first turn starts at once
+
+
+def test_option_hand_passing_direction():
+    """Encyclopedia: '... passes the other to the player on his left. Each player then picks up the hand passed to
+    him and plays it as the "hand".' Left is the next seat in turn order; the kept pile is the foot. The cards are
+    those of the plain deal (pile 1: the hand as dealt, pile 2: the foot), so no new chance is drawn."""
+    for seed, choices in ((0, [1, 2, 2, 1]), (1, [2, 2, 2, 2]), (2, [1, 1, 2, 1])):
+        plain = Game(V, 4, seed)
+        piles = [[plain.deals[0]["hands"][s], plain.feet[s]] for s in range(4)]
+        g = passing_game(seed)
+        assert g.passing == piles
+        keep_all(g, choices)
+        for s in range(4):
+            left = (s + 1) % 4
+            assert g.feet[s] == piles[s][choices[s] - 1]
+            assert g.deals[0]["hands"][left] == piles[s][2 - choices[s]]
+        assert g.deals[0]["kept"] == choices
+        # the same stock and upcard before the red threes are replaced (from the other hands' red threes)
+        drawn = [sum(len(r) for r in x.deals[0]["replacements"]) for x in (g, plain)]
+        assert g.pile == plain.pile and len(g.stock) + drawn[0] == len(plain.stock) + drawn[1]
+        assert plain.stock[:len(g.stock)] == g.stock or g.stock[:len(plain.stock)] == plain.stock
+        assert g.card_count() == len(g.variant.deck())
+
+
+def test_option_hand_passing_choices_hidden_until_all_chose():
+    """Encyclopedia: 'each player turns up the top card of each hand. He then selects one hand to keep as his
+    "foot"' -- at the table the choices are made together: no seat's observation shows another seat's choice
+    (nor depends on it) until every seat has chosen; then all are public."""
+    for first in (1, 2):
+        g = passing_game(3)
+        act(g, f"keep {first}")
+        assert g.observation(0)["kept"] == [first, None, None, None]
+        assert g.observation(1)["kept"] == [None, None, None, None]
+    a, b = passing_game(3), passing_game(3)
+    act(a, "keep 1", "keep 2", "keep 1")
+    act(b, "keep 2", "keep 1", "keep 1")
+    assert a.observation(3) == b.observation(3)  # seat 3, still to choose, cannot tell
+    assert a.observation(2)["kept"] == [None, None, 1, None]
+    keep_all(a, [1, 2, 1, 2])
+    for s in range(4):
+        assert a.observation(s)["kept"] == [1, 2, 1, 2]
+
+
+def test_option_hand_passing_turned_up_cards_public_and_nothing_else():
+    """Encyclopedia: 'each player turns up the top card of each hand': every seat sees the top card of every pile
+    (the last card dealt to it, as piles are dealt face down), and nothing else of them; afterwards the turned-up
+    card of each foot stays in sight (foot_shown) and that of each passed hand is known to be in its new hand."""
+    g = passing_game(4)
+    tops = [[format_card(p[-1]) for p in piles] for piles in g.passing]
+    for s in range(4):
+        assert g.observation(s)["pass_shown"] == tops
+    # the hidden cards of the piles and the stock dealt anew: no seat's observation changes
+    d = g.to_dict()
+    pool = [c for piles in d["passing"] for p in piles for c in p[:-1]] + d["stock"]
+    random.Random(4).shuffle(pool)
+    for piles in d["passing"]:
+        for p in piles:
+            n = len(p) - 1
+            p[:n], pool = pool[:n], pool[n:]
+    d["stock"] = pool
+    other = Game.from_dict(d)
+    assert other.card_count() == g.card_count()
+    for s in range(4):
+        assert other.observation(s) == g.observation(s)
+    keep_all(g, [2, 1, 1, 2])
+    obs = g.observation(1)
+    assert obs["pass_shown"] == [[], [], [], []]
+    assert obs["foot_shown"] == [format_card(f[-1]) for f in g.feet]
+    assert [obs["foot_shown"][s] == tops[s][k - 1] for s, k in enumerate([2, 1, 1, 2])] == [True] * 4
+    for s, k in enumerate([2, 1, 1, 2]):
+        top = parse_card(tops[s][2 - k])
+        if top not in (13, 14):  # a red three is laid out at once
+            assert tops[s][2 - k] in obs["known_hands"][(s + 1) % 4]
+
+
+def test_option_hand_passing_foot_shown_until_picked_up():
+    """The foot's turned-up card is public while the foot lies face down; picked up, it is a known card of the
+    hand ('any red 3s encountered throughout the game are laid down' if it is one)."""
+    g = keep_all(passing_game(5), [1, 1, 1, 1])
+    seat = g.turn
+    top = g.foot_shown[seat]
+    assert top is not None and g.feet[seat][-1] == top
+    g._ft_pick_up_foot(seat)
+    assert g.foot_shown[seat] is None and g.observation(0)["foot_shown"][seat] is None
+    if top not in (13, 14):
+        assert top in g.known[seat]
+    assert g.card_count() == len(g.variant.deck())
+
+
+def test_option_hand_passing_red_threes_after_the_passing():
+    """Denexa: 'any red 3s the players hold in their hand are placed in the partnership's melding area and new cards
+    are drawn to replace them' -- with the hand-passing deal, once the passed hands are picked up (none is laid
+    out from a pile during the phase 'pass'); a foot's red threes wait for the foot."""
+    found = 0
+    for seed in range(12):
+        g = passing_game(seed)
+        assert g.red_threes == [[], []] and not any(any(r) for r in g.deals[0]["replacements"])
+        keep_all(g, [1, 2, 1, 2])
+        deal = g.deals[0]
+        for s in range(4):
+            reds = [c for c in deal["hands"][s] if c in (13, 14)]
+            assert g.hands[s][13] == g.hands[s][14] == 0
+            if reds:
+                found += 1
+                assert len(deal["replacements"][s]) >= len(reds)
+                for c in reds:
+                    assert c in g.red_threes[s % 2]
+        laid = sum(len(r) for r in g.red_threes)
+        assert laid == sum(1 for h in deal["hands"] for c in h if c in (13, 14)) + \
+            sum(1 for r in deal["replacements"] for c in r if c in (13, 14))
+        assert g.card_count() == len(g.variant.deck())
+    assert found
+
+
+def test_option_hand_passing_illegal_actions():
+    """Encyclopedia: 'He then selects one hand to keep as his "foot"': in the phase 'pass' only 'keep 1' or
+    'keep 2'; a keep at any other time is refused (each refusal names its rule and leaves the game as it was)."""
+    from canasta.engine.actions import Action
+
+    g = passing_game(6)
+    for move, rule in (("draw", "pass-pending"), ("discard 4s", "pass-pending"), ("ask", "pass-pending")):
+        assert_illegal(g, move, rule)
+    assert_illegal(g, Action("keep", (), 3), "keep-pile")
+    assert_illegal(g, Action("keep", (parse_card("4s"),), 1), "keep-pile")
+    keep_all(g, [1, 1, 1, 1])
+    assert_illegal(g, "keep 1", "keep-timing")
+    assert_illegal(Game(V, 4, 6), "keep 2", "keep-timing")
+    assert_illegal(Game("classic", 4, 6), "keep 2", "keep-timing")
+
+
+def test_option_hand_passing_is_refused_where_it_does_not_fit():
+    """The hand-passing deal decides which pile is the hand, as hand_choice=lowest_bottom does ('The hand with the
+    lowest bottom card is played first'): the two are refused together. Triple Play deals three piles (hand, knee,
+    foot), for which the Encyclopedia's sentence gives no rule: refused there."""
+    with pytest.raises(OptionError, match="hand_passing"):
+        Game(V, 4, 0, {**PASSING, "hand_choice": "lowest_bottom"})
+    with pytest.raises(OptionError, match="no hand-passing deal"):
+        Game("triple-play", 4, 0, PASSING)
+
+
+def test_option_hand_passing_copy_json_and_records():
+    """The phase 'pass' and the passing survive copy(), JSON and a record's replay; a record redacted for a seat
+    shows the passed hands' turned-up cards and hides the choices not yet revealed."""
+    from canasta.record import export_record, parse_record, replay_record
+
+    g = passing_game(7)
+    act(g, "keep 2")
+    for h in (g.copy(), Game.from_json(g.to_json())):
+        assert h.to_json() == g.to_json() and h.observation(2) == g.observation(2)
+        act(h, "keep 1")
+        assert g.kept[1] == 0  # independent of the original
+    assert replay_record(export_record(g)).to_json() == g.to_json()
+    act(g, "keep 1")
+    mid = parse_record(export_record(g, seat=2))
+    assert [str(m.action) for m in mid.hands[0].moves] == []  # seats 0 and 1 chose; seat 2 has not seen how
+    assert all(cards == [] for _, cards in mid.hands[0].deals)
+    keep_all(g, [2, 1, 2, 2])
+    rng = random.Random(7)
+    while g.hand_no == 1:
+        g.apply(rng.choice(g.legal_actions()))
+    for _ in range(6):
+        g.apply(rng.choice(g.legal_actions()))
+    assert replay_record(export_record(g)).to_json() == g.to_json()
+    red = parse_record(export_record(g, seat=2))
+    first = red.hands[0]
+    assert [str(m.action) for m in first.moves[:4]] == ["keep 2", "keep 1", "keep 2", "keep 2"]
+    for s, shown in first.deals:
+        if s == 2:
+            assert shown == g.deals[0]["hands"][2]
+        else:  # the top card was turned up before the passing; red threes were laid out
+            assert shown[-1] == g.deals[0]["hands"][s][-1]
+            assert all(c is None or c in (13, 14) for c in shown[:-1])
+    # a record with a wrong hand for a seat is refused once the passing has made the hands
+    text = export_record(g)
+    lines = {x[:7]: x for x in text.splitlines() if x.startswith("deal ")}
+    bad = text.replace(lines["deal 1:"], "deal 1:" + lines["deal 2:"][7:], 1)
+    with pytest.raises(Exception, match="cards dealt to seat 1"):
+        replay_record(bad)
+
+
+def test_option_hand_passing_basic_and_expert_choice():
+    """The pile not kept goes to the player on the left (an opponent in partnerships): BasicPlayer keeps as its
+    foot the pile with the better turned-up card (a red three, laid out for 100 by whoever gets it, then wild
+    cards, high cards ...; a black three last); the expert makes the same choice without a search."""
+    from canasta.players.expert import ExpertPlayer
+    from canasta.players.feet_basic import keep_value
+
+    assert keep_value(parse_card("3h")) > keep_value(parse_card("JK")) > keep_value(parse_card("2c")) \
+        > keep_value(parse_card("Kd")) > keep_value(parse_card("5s")) > keep_value(parse_card("3s"))
+    checked = 0
+    for seed in range(6):
+        g = passing_game(seed)
+        while g.phase == "pass":
+            obs, legal = g.observation(g.actor), g.legal_actions()
+            a, b = (parse_card(c) for c in obs["pass_shown"][g.actor])
+            want = "keep 2" if keep_value(b) > keep_value(a) else "keep 1"
+            assert str(BasicPlayer(seed).choose(obs, legal)) == want
+            assert str(ExpertPlayer(seed=seed).choose(obs, legal)) == want
+            g.apply(legal[int(want[-1]) - 1])
+            checked += 1
+    assert checked == 24
+
+
+def test_option_hand_passing_encoding_and_environments():
+    """The encoding: 'keep 1'/'keep 2' have indices of their own (Hand and Foot only), the phase 'pass' and the
+    turned-up cards are in the observation vector (its length is the variant's with or without the option); the
+    Gym and PettingZoo environments play with the option."""
+    import numpy as np
+
+    from canasta.encoding import (
+        FEET_OBS_SIZE,
+        KEEP_BASE,
+        PASS_OBS_SIZE,
+        encode_observation,
+        legal_indices,
+        num_actions,
+        obs_size,
+    )
+    from canasta.env.gym_env import CanastaGymEnv
+
+    g = passing_game(8)
+    assert sorted(legal_indices(g.legal_actions(), V)) == [KEEP_BASE, KEEP_BASE + 1] == [914, 915]
+    assert num_actions(V) == 916 and num_actions("triple-play") == 914
+    assert obs_size(V) == FEET_OBS_SIZE + PASS_OBS_SIZE and obs_size("triple-play") == FEET_OBS_SIZE
+    vec = encode_observation(g.observation(0))
+    assert vec.shape == (obs_size(V),) and vec[FEET_OBS_SIZE] == 1 and np.isfinite(vec).all()
+    act(g, "keep 2")
+    a, b = encode_observation(g.observation(0)), encode_observation(g.observation(1))
+    assert (a != b).any()  # seat 0 sees its choice
+    keep_all(g, [2, 1, 1, 1])
+    vec = encode_observation(g.observation(0))
+    assert vec[FEET_OBS_SIZE] == 0 and vec.shape == encode_observation(Game(V, 4, 8).observation(0)).shape
+
+    env = CanastaGymEnv(variant=V, players=4, opponents="random", rules=PASSING)
+    env.reset(seed=2)
+    done, steps = False, 0
+    while not done and steps < 3000:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, term, trunc, _ = env.step(int(legal[-1]))
+        done = term or trunc
+        steps += 1
+    assert done
+
+    from pettingzoo.test import api_test
+
+    from canasta.env.pettingzoo_env import env as pz_env
+    api_test(pz_env(variant=V, players=4, rules=PASSING), num_cycles=100)
+
+
+def test_option_hand_passing_openspiel_resampling_keeps_the_turned_up_cards():
+    """OpenSpiel: a state resampled from a seat's information state keeps every turned-up card in place and
+    redeals the rest; the other seats' choices made so far are not part of the information state."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import canasta.env.openspiel_game as osg
+
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": V, "players": 4, "rules": json.dumps(PASSING)})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    state.apply_action(state.legal_actions()[1])  # seat 0 keeps pile 2
+    info = state.information_state_string(2)
+    assert "0:keep" in info.split("\n") and "0:keep 2" not in info
+    r = state.resample_from_infostate(2, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.information_state_string(2) == info
+    assert [[p[-1] for p in ps] for ps in r.game.passing] == [[p[-1] for p in ps] for ps in state.game.passing]
+    assert r.game.passing != state.game.passing
+    while r.game.phase == "pass":
+        r.apply_action(r.legal_actions()[0])
+    assert [f[-1] for f in r.game.feet] == r.game.foot_shown
+    assert r.game.card_count() == len(r.game.variant.deck())
+
+
+def test_option_hand_passing_web_events_hide_the_choices():
+    """The web app's action log (events sent to every seat) shows another seat's 'keep' without its pile until
+    every seat has chosen; the seat's own choice, and all of them afterwards, in full."""
+    pytest.importorskip("fastapi")
+    from types import SimpleNamespace
+
+    from canasta.web.hub import _hide_keeps
+
+    g = passing_game(9)
+    events: list[dict[str, Any]] = []
+    for k in (2, 1):
+        seat = g.actor
+        act(g, f"keep {k}")
+        events.append({"seq": len(events) + 1, "seat": seat, "action": f"keep {k}"})
+    live: Any = SimpleNamespace(game=g, version=len(events), events=events)
+    assert [e["action"] for e in _hide_keeps(live, 1, events)] == ["keep", "keep 1"]
+    assert [e["action"] for e in _hide_keeps(live, None, events)] == ["keep", "keep"]
+    keep_all(g, [2, 1, 1, 1])
+    assert [e["action"] for e in _hide_keeps(live, None, events)] == ["keep 2", "keep 1"]
+
+
+@pytest.mark.parametrize(("change", "match"), [
+    (lambda d: d.update(rules={}), "need the table rule hand_passing"),
+    (lambda d: d.update(phase="draw"), "exactly during the phase 'pass'"),
+    (lambda d: d.update(kept=[3, 0, 0, 0]), "kept is 0, 1 or 2"),
+    (lambda d: d["passing"][0].pop(), "two piles per seat"),
+])
+def test_option_hand_passing_saved_positions_are_checked(change, match):
+    """A saved position of the hand-passing deal is refused (SchemaError) unless its piles, choices and phase
+    fit together."""
+    from canasta.errors import SchemaError
+
+    d = passing_game(10).to_dict()
+    change(d)
+    with pytest.raises(SchemaError, match=match):
+        Game.from_dict(d)

@@ -22,8 +22,9 @@ RETRACT = "retract"  # take back an insufficient initial meld (with the Bicycle 
 END = "end"          # decline to take the pile when the stock is gone, ending the hand
 MERGE = "merge"      # Samba: combine two sets of a rank into one ('merge #a #b', meld b into meld a)
 SPECIAL = "special"  # Modern American: lay down the whole hand as a special hand ('special straight')
+KEEP = "keep"        # Hand and Foot's hand-passing deal: keep dealt pile 1 or 2 (target) as the foot, pass the other
 
-KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END, MERGE, SPECIAL)
+KINDS = (DRAW, TAKE, MELD, ADD, DISCARD, ASK, YES, NO, RETRACT, END, MERGE, SPECIAL, KEEP)
 
 #: The special hands of Modern American, in the order of their ``special`` action targets (1, 2, ...).
 SPECIAL_HANDS = ("straight", "pairs", "pairs-wild", "garbage", "zip-code")
@@ -32,7 +33,7 @@ SPECIAL_HANDS = ("straight", "pairs", "pairs-wild", "garbage", "zip-code")
 class Action(NamedTuple):
     """One atomic step. ``cards`` are card codes; ``target`` is a meld's rank for ``add``
     (``ID_BASE + n`` for meld ``#n``; for ``merge`` both ids, see :func:`canasta.notation.merge_target`;
-    for ``special`` the position of the hand in :data:`SPECIAL_HANDS`, plus one)."""
+    for ``special`` the position of the hand in :data:`SPECIAL_HANDS`, plus one; for ``keep`` the pile, 1 or 2)."""
 
     kind: str
     cards: tuple[int, ...] = ()

@@ -19,6 +19,12 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
   partner in the foot (``partner_in_foot``) and, by ``permission``, a yes to "may I go out?".
 - Minimums go by the hand's number (``round_minimum``); the game ends after
   ``hands_per_game`` hands.
+- **The hand-passing deal** (table rule ``hand_passing``): after the deal nobody holds cards;
+  each seat's two piles (``Game.passing``) show their top cards, and in the phase ``pass``
+  each seat in turn from the dealer's left keeps one as its foot (``keep 1``/``keep 2``,
+  hidden from the other seats until all have chosen). Then each passed pile becomes the
+  hand of the seat on the left and red threes are laid out as at a deal. A foot's turned-up
+  card stays public (``foot_shown``); a passed hand's goes to the receiver's ``known`` cards.
 """
 
 from __future__ import annotations
@@ -26,11 +32,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from canasta.cards import JOKER, format_card, format_rank, is_black_three, sort_key
-from canasta.engine.actions import TAKE, Action
+from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_black_three, is_red_three, sort_key
+from canasta.engine.actions import KEEP, TAKE, Action
+from canasta.errors import IllegalActionError
 
 _TWO_CODES = (8, 9, 10, 11)
 WILD_RANK = 1
+#: The hand-passing deal's phase (table rule hand_passing): each seat keeps one of its two piles as its foot.
+P_PASS = "pass"
+_KEEP_ACTIONS = [Action(KEEP, (), 1), Action(KEEP, (), 2)]
 
 
 def _is_wild(code: int) -> bool:
@@ -76,6 +86,11 @@ class FootRules:
     in_knee: list[bool]
     #: per side: its first pile is made, so each partner picks up the knee
     knee_side: list[bool]
+    #: hand-passing deal (option hand_passing): per seat its two dealt piles during the phase 'pass' (top card
+    #: last, as dealt face down), the pile kept as foot (0: not chosen yet), and its foot's turned-up top card
+    passing: list[list[list[int]]]
+    kept: list[int]
+    foot_shown: list[int | None]
 
     # Game's methods used here
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
@@ -119,6 +134,9 @@ class FootRules:
         return int(self.variant.round_minimum(self.hand_no))
 
     # ----------------------------------------------------------------- deal
+    def _reset_turn(self) -> None:
+        raise NotImplementedError
+
     def _ft_deal_feet(self, dealt: list[list[int]]) -> None:
         """Knees and feet after the hands (``dealt``: each seat's hand in the order dealt)."""
         v = self.variant
@@ -144,6 +162,81 @@ class FootRules:
                     self.feet[seat] = list(hand)
                     dealt[seat] = list(foot)
                     self.hand_sizes[seat] = len(foot)
+        self._ft_start_pass(dealt)
+
+    # ------------------------------------------------------------ hand-passing deal
+    def _ft_start_pass(self, dealt: list[list[int]]) -> None:
+        """Encyclopedia (option hand_passing): 'After the deal (but before looking at the cards), each player turns
+        up the top card of each hand.' Both piles of each seat are set aside (pile 1: the hand as dealt, pile 2:
+        the foot); nobody holds a card until the passing, so the deal's record of hands stays empty until then."""
+        n = self.num_players
+        self.kept = [0] * n
+        self.foot_shown = [None] * n
+        if not self.variant.hand_passing:
+            self.passing = [[] for _ in range(n)]
+            return
+        self.passing = [[list(dealt[s]), self.feet[s]] for s in range(n)]
+        self.feet = [[] for _ in range(n)]
+        self.hands = [[0] * NUM_CODES for _ in range(n)]
+        self.hand_sizes = [0] * n
+        for d in dealt:
+            d.clear()
+
+    def _ft_pass_actions(self) -> list[Action]:
+        return list(_KEEP_ACTIONS)
+
+    def _ft_check_keep(self, action: Action) -> None:
+        if self.phase != P_PASS:
+            raise IllegalActionError("keep-timing", "a pile is kept as the foot only in the hand-passing deal, "
+                                     "before the first turn (Encyclopedia, table rule hand_passing)")
+        if action.kind != KEEP:
+            raise IllegalActionError("pass-pending", "the hand-passing deal comes first: 'He then selects one hand "
+                                     "to keep as his \"foot\", and passes the other to the player on his left' "
+                                     "(Encyclopedia): keep 1 or keep 2")
+        if action.cards or action.target not in (1, 2):
+            raise IllegalActionError("keep-pile", "keep names one of your two dealt piles: 'keep 1' or 'keep 2'")
+
+    def _ft_do_keep(self, action: Action) -> None:
+        """'He then selects one hand to keep as his "foot"': each seat in turn from the dealer's left; the
+        passing happens once every seat has chosen (the choices are simultaneous at the table)."""
+        self.kept[self.turn] = action.target
+        nxt = (self.turn + 1) % self.num_players
+        if not self.kept[nxt]:
+            self.turn = nxt
+            return
+        self._ft_pass_hands()
+
+    def _ft_pass_hands(self) -> None:
+        """'... and passes the other to the player on his left. Each player then picks up the hand passed to him
+        and plays it as the "hand".' Left is the next seat in turn order. Red threes are then laid out and
+        replaced as at a deal (the replacements go in the deal's record)."""
+        n = self.num_players
+        hands_dealt: list[list[int]] = [[] for _ in range(n)]
+        for s in range(n):
+            keep = self.kept[s]
+            foot, passed = self.passing[s][keep - 1], self.passing[s][2 - keep]
+            to = (s + 1) % n
+            self.feet[s] = foot
+            self.foot_shown[s] = foot[-1] if foot else None
+            hand = self.hands[to]
+            for c in passed:
+                hand[c] += 1
+            self.hand_sizes[to] = len(passed)
+            hands_dealt[to] = list(passed)
+            if passed and not is_red_three(passed[-1]):  # everyone saw it turned up; a red three is laid out
+                self.known[to].append(passed[-1])
+        self.passing = [[] for _ in range(n)]
+        replacements: list[list[int]] = [[] for _ in range(n)]
+        if self.deals and self.deals[-1]["hand"] == self.hand_no:
+            # a new dict: copies of the game share the deal records
+            self.deals[-1] = {**self.deals[-1], "hands": hands_dealt, "replacements": replacements,
+                              "kept": list(self.kept)}
+        self.turn = (self.dealer + 1) % n
+        self._reset_turn()
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            if not self._lay_out_red_threes(seat, replacements[seat]):
+                return
 
     def _ft_after_deal(self) -> None:
         """Denexa's self-deal (option self_deal): 'Each player takes a small portion of one of the stocks and
@@ -225,8 +318,12 @@ class FootRules:
         for c in foot:
             hand[c] += 1
         self.hand_sizes[seat] += len(foot)
+        shown, self.foot_shown[seat] = self.foot_shown[seat], None
+        hand_no = self.hand_no
         # 'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'
         self._lay_out_red_threes(seat, [])
+        if shown is not None and self.hand_no == hand_no and hand[shown] > self.known[seat].count(shown):
+            self.known[seat].append(shown)  # the foot's turned-up card (hand_passing): everyone saw it go in
 
     def _ft_start_turn(self) -> None:
         """'If the player gets rid of their final card through discarding, they pick up the foot at the
@@ -507,6 +604,15 @@ class FootRules:
         if v.knee_size:
             obs["knee_sizes"] = [len(k) for k in self.knees]
             obs["in_knee"] = list(self.in_knee)
+        if v.hand_passing:
+            seat = obs["seat"]
+            revealed = self.phase != P_PASS
+            # the turned-up top cards of the two piles of each seat (during the phase 'pass' only)
+            obs["pass_shown"] = [[format_card(p[-1]) for p in piles] for piles in self.passing]
+            # the pile each seat kept as its foot: its own at once, the others' once all have chosen
+            obs["kept"] = [k if k and (revealed or s == seat) else None for s, k in enumerate(self.kept)]
+            # per seat, the turned-up top card of its unplayed foot
+            obs["foot_shown"] = [None if c is None else format_card(c) for c in self.foot_shown]
 
     # ------------------------------------------------------------ persistence
     def _ft_copy_into(self, g: Any) -> None:
@@ -516,6 +622,9 @@ class FootRules:
         g.feet = [list(f) for f in self.feet]
         g.in_foot = list(self.in_foot)
         g.books = [[(r, list(c)) for r, c in b] for b in self.books]
+        g.passing = [[list(p) for p in ps] for ps in self.passing]
+        g.kept = list(self.kept)
+        g.foot_shown = list(self.foot_shown)
 
     def _ft_to_dict(self, d: dict[str, Any]) -> None:
         d["feet"] = [list(f) for f in self.feet]
@@ -525,6 +634,10 @@ class FootRules:
             d["knees"] = [list(k) for k in self.knees]
             d["in_knee"] = list(self.in_knee)
             d["knee_side"] = list(self.knee_side)
+        if self.variant.hand_passing:
+            d["passing"] = [[list(p) for p in ps] for ps in self.passing]
+            d["kept"] = list(self.kept)
+            d["foot_shown"] = list(self.foot_shown)
 
     def _ft_from_dict(self, d: dict[str, Any]) -> None:
         self.feet = [[int(c) for c in f] for f in d["feet"]]
@@ -534,6 +647,20 @@ class FootRules:
         self.knees = [[int(c) for c in k] for k in d.get("knees") or [[] for _ in range(n)]]
         self.in_knee = [bool(x) for x in d.get("in_knee") or [False] * n]
         self.knee_side = [bool(x) for x in d.get("knee_side") or [False] * self.num_sides]
+        self.passing = [[[int(c) for c in p] for p in ps] for ps in d.get("passing") or [[] for _ in range(n)]]
+        self.kept = [int(k) for k in d.get("kept") or [0] * n]
+        self.foot_shown = [None if c is None else int(c) for c in d.get("foot_shown") or [None] * n]
+        if len(self.passing) != n or len(self.kept) != n or len(self.foot_shown) != n:
+            raise ValueError("passing, kept and foot_shown need one entry per seat")
+        if any(len(ps) not in (0, 2) for ps in self.passing) or any(k not in (0, 1, 2) for k in self.kept):
+            raise ValueError("passing holds two piles per seat (or none), kept is 0, 1 or 2")
+        if any(self.passing) and not self.variant.hand_passing:
+            raise ValueError("dealt piles set aside need the table rule hand_passing")
+        if (self.phase == P_PASS) != any(self.passing):
+            raise ValueError("the dealt piles are set aside exactly during the phase 'pass'")
+        for f, c in zip(self.feet, self.foot_shown, strict=True):
+            if c is not None and c not in f:
+                raise ValueError("foot_shown names a card that the foot does not hold")
         if len(self.knees) != n or len(self.in_knee) != n or len(self.knee_side) != self.num_sides:
             raise ValueError("knees and in_knee need one entry per seat, knee_side one per side")
         if len(self.feet) != self.num_players or len(self.in_foot) != self.num_players:
@@ -543,7 +670,8 @@ class FootRules:
 
     def _ft_cards(self) -> list[int]:
         return ([c for f in self.feet for c in f] + [c for k in self.knees for c in k]
-                + [c for b in self.books for _, cards in b for c in cards])
+                + [c for b in self.books for _, cards in b for c in cards]
+                + [c for ps in self.passing for p in ps for c in p])
 
 
 def _rank_of_meld(cards: tuple[int, ...]) -> int:

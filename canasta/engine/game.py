@@ -34,6 +34,7 @@ from canasta.engine.actions import (
     DRAW_ACTION,
     END,
     END_ACTION,
+    KEEP,
     MELD,
     NO,
     NO_ACTION,
@@ -45,7 +46,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
-from canasta.engine.feet import FootRules
+from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.errors import IllegalActionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
@@ -59,6 +60,7 @@ P_DRAW = "draw"      # start of turn: draw, take the pile, ask
 P_PLAY = "play"      # after drawing: meld, add, discard, ask, retract
 P_ANSWER = "answer"  # partner answers "may I go out?"
 P_OVER = "over"      # game finished
+# P_PASS ("pass", canasta.engine.feet): Hand and Foot's hand-passing deal, each seat keeps a pile as its foot
 
 WILD_RANK = 1  # pseudo-rank of a meld made only of wild cards (table-rule option)
 _NATURAL_RANKS = range(4, 15)
@@ -273,6 +275,9 @@ class Game(IdMeldRules, FootRules):
         self.hand_over = False
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
+        if self._feet and any(self.passing):
+            self.phase = P_PASS  # the hand-passing deal: red threes are laid out after the passing
+            return
         # Red threes in the dealt hands go out at once and are replaced (Encyclopedia).
         for i in range(n if not self._threes_ordinary else 0):
             seat = (self.dealer + 1 + i) % n
@@ -399,6 +404,8 @@ class Game(IdMeldRules, FootRules):
             return self._play_actions()
         if self.phase == P_ANSWER:
             return [YES_ACTION, NO_ACTION]
+        if self.phase == P_PASS:
+            return self._ft_pass_actions()
         return []
 
     def _draw_actions(self) -> list[Action]:
@@ -412,8 +419,12 @@ class Game(IdMeldRules, FootRules):
             out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
-        if self._xr and len(self.pile) == 1:  # Modern American table rule special_from_pile
-            out.extend(_sr.special_actions(self))
+        if self._xr:
+            # Modern American: a kept three may be laid out before drawing ('you lay down your three before
+            # drawing from the stock'); table rule special_from_pile
+            out.extend(_sr.three_layout_actions(self))
+            if len(self.pile) == 1:
+                out.extend(_sr.special_actions(self))
         return out
 
     def _can_draw(self) -> bool:
@@ -483,6 +494,10 @@ class Game(IdMeldRules, FootRules):
         return out
 
     def _play_actions(self) -> list[Action]:
+        if self._xr:
+            direct = _sr.play_actions(self)
+            if direct is not None:
+                return direct
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -550,8 +565,9 @@ class Game(IdMeldRules, FootRules):
                 append(Action(MELD, tuple(codes[:3])))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
-        if size <= 4 or bt >= 3 or self.permission is not None:
+        if (size <= 4 or bt >= 3 or self.permission is not None) and not self._xr:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
+            # (Modern American's filter_play below makes these checks itself)
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
             append = out.append
         pending_ok = self._pending_met(side)
@@ -664,6 +680,9 @@ class Game(IdMeldRules, FootRules):
         ph = self.phase
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
+        if ph == P_PASS or kind == KEEP:
+            self._ft_check_keep(action)
+            return
         if kind == SPECIAL:
             self._check_special(action)
             return
@@ -686,6 +705,9 @@ class Game(IdMeldRules, FootRules):
                     "and only when your side has the canastas needed to go out")
             return
         if ph == P_DRAW:
+            if kind == MELD and self._xr and _sr.is_three_layout(action):
+                _sr.check_three_layout(self, action, raise_error=True)
+                return
             if kind == DRAW:
                 if not self._can_draw():
                     raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
@@ -1108,6 +1130,8 @@ class Game(IdMeldRules, FootRules):
             self._do_retract()
         elif kind == SPECIAL:
             _sr.do_special(self, action)
+        elif kind == KEEP:
+            self._ft_do_keep(action)
         elif kind == END:
             if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
                 self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
@@ -1676,7 +1700,7 @@ class Game(IdMeldRules, FootRules):
                 raise SchemaError("'known' names a card that the hand does not hold")
         if not (0 <= self.turn < n and 0 <= self.dealer < n):
             raise SchemaError(f"turn {self.turn} and dealer {self.dealer} must be seats 0..{n - 1}")
-        if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER):
+        if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER) and not (self.phase == P_PASS and self._feet):
             raise SchemaError(f"unknown phase {self.phase!r}")
         if self.phase == P_ANSWER and self._partners[self.turn] is None:
             raise SchemaError("an 'answer' phase needs a partner")

@@ -20,14 +20,24 @@ The functions take the game as their first argument; the variant supplies the da
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from canasta.cards import JOKER, format_card, format_rank
-from canasta.engine.actions import ADD, DISCARD, MELD, SPECIAL, SPECIAL_HANDS, Action
+from canasta.engine.actions import (
+    ADD,
+    ASK_ACTION,
+    DISCARD,
+    END_ACTION,
+    MELD,
+    RETRACT_ACTION,
+    SPECIAL,
+    SPECIAL_HANDS,
+    Action,
+)
 from canasta.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from canasta.engine.game import Game
+    from canasta.engine.game import Game, Meld
     from canasta.variants.american import American
 
 WILD_RANK = 1
@@ -60,15 +70,15 @@ def dead_ranks(g: Game) -> list[int]:
     out = []
     for side_melds in g.melds:
         for r, m in side_melds.items():
-            if r != WILD_RANK and m.size >= 7 and m.wilds == 0:
+            if len(m.cards) >= 7 and not m.wilds and r != WILD_RANK:
                 out.append(r)
-    return sorted(set(out))
+    return sorted(set(out)) if len(out) > 1 else out
 
 
 def is_dead(g: Game, rank: int) -> bool:
     for side_melds in g.melds:
         m = side_melds.get(rank)
-        if m is not None and m.size >= 7 and m.wilds == 0:
+        if m is not None and len(m.cards) >= 7 and m.wilds == 0:
             return True
     return False
 
@@ -192,7 +202,7 @@ def _can_go_out(g: Game, side: int, counts: int) -> str | None:
 
 
 def _canastas(g: Game, side: int) -> int:
-    return sum(1 for m in g.melds[side].values() if m.size >= 7)
+    return sum(1 for m in g.melds[side].values() if len(m.cards) >= 7)
 
 
 # ------------------------------------------------------------------- taking
@@ -223,9 +233,9 @@ def check_take(g: Game, action: Action, raise_error: bool) -> bool:
                  f"{format_rank(r)}s are dead (a closed natural canasta): 'neither team is allowed to begin or add "
                  "to a meld of that rank' (Terms)")
     meld = g.melds[side].get(r)
-    if meld is not None and meld.size + 3 > v.MELD_MAX:
+    if meld is not None and len(meld.cards) + 3 > v.MELD_MAX:
         return f(raise_error, "meld-max",
-                 f"your side has {meld.size} {format_rank(r)}s: taking would make a meld of more than seven cards "
+                 f"your side has {len(meld.cards)} {format_rank(r)}s: taking would make a meld of more than seven cards "
                  "(Terms: 'they cannot take the pile since this would create a meld of more than seven cards')")
     hand_after = g.hand_sizes[seat] - 2
     if not g.opened[side]:
@@ -246,7 +256,7 @@ def check_take(g: Game, action: Action, raise_error: bool) -> bool:
     if after == 0:
         return f(raise_error, "no-discard-left", "taking that pile would leave you no card to discard")
     if after == 1:
-        counts = _canastas(g, side) + (1 if meld is not None and meld.size + 3 >= 7 else 0)
+        counts = _canastas(g, side) + (1 if meld is not None and len(meld.cards) + 3 >= 7 else 0)
         why = _can_go_out(g, side, counts)
         if why:
             return f(raise_error, "cannot-go-out", why)
@@ -301,28 +311,31 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
     if not g._has_cards(g.hands[seat], cards):
         return f(raise_error, "not-in-hand", "you do not hold those cards")
     melds = g.melds[side]
-    nat_codes = [c for c in cards if not is_wild(c)]
+    wild_of = _WILD
+    nat_codes = [c for c in cards if not wild_of[c]]
     wilds = len(cards) - len(nat_codes)
     initial = initial_turn(g, side)
     wild_meld = melds.get(WILD_RANK)
-    wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
-    if any(c >> 2 == 3 for c in nat_codes):
-        return f(raise_error, "three-meld", "threes are laid out, never melded (Terms 'Threes in American Canasta')")
-    canastas = _canastas(g, side)
+    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
+    for c in nat_codes:
+        if c >> 2 == 3:
+            return f(raise_error, "three-meld", "threes are laid out, never melded (Terms 'Threes in American Canasta')")
+    canastas = 0  # canastas this action closes (the side's others are counted where they matter)
     if action.kind == MELD:
         if not nat_codes:
             if len(cards) < 3:
                 return f(raise_error, "meld-size", "a meld needs at least three cards")
             if WILD_RANK in melds:
                 return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
-            if len(cards) > v.MELD_MAX:
+            if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
                 return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
             rank = WILD_RANK
             size = len(cards)
         else:
             rank = nat_codes[0] >> 2
-            if any(c >> 2 != rank for c in nat_codes):
-                return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
+            for c in nat_codes:
+                if c >> 2 != rank:
+                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
             if rank in melds:
                 return f(raise_error, "duplicate-meld",
                          f"your side already has a meld of {format_rank(rank)}s: 'One team is not allowed to have more "
@@ -335,7 +348,7 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
                 return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards")
             if len(cards) < 3:
                 return f(raise_error, "meld-size", "a meld needs at least three cards")
-            if len(cards) > v.MELD_MAX:
+            if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
                 return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
             if wilds:
                 if wild_block:
@@ -355,8 +368,12 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
         m = melds.get(rank)
         if m is None:
             return f(raise_error, "no-such-meld", "your side has no meld of that rank")
-        if m.size + len(cards) > v.MELD_MAX:
+        if len(m.cards) + len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + (len(m.cards) < 7)):
             return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
+        if rank != WILD_RANK and len(m.cards) >= 7 and m.wilds == 0:  # (only reachable past seven cards)
+            return f(raise_error, "dead-rank",
+                     f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to begin "
+                     "or add to a meld of that rank' (Terms)")
         if rank == WILD_RANK:
             if nat_codes:
                 return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
@@ -374,7 +391,7 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
                                      created_dirty=m.wilds > 0 or fresh)
                 if why:
                     return f(raise_error, "wild-limit", why)
-        if m.size < 7 <= m.size + len(cards):
+        if len(m.cards) < 7 <= len(m.cards) + len(cards):
             canastas += 1
     left = g.hand_sizes[seat] - len(cards)
     opening_now = initial
@@ -384,7 +401,7 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
         return f(raise_error, "must-discard",
                  "you may not meld all your cards: 'you must have a card to discard at the end of your turn' (Terms)")
     if left == 1:
-        why = _can_go_out(g, side, canastas)
+        why = _can_go_out(g, side, _canastas(g, side) + canastas)
         if why and not (_bonus_due(g, side, opening_now)):
             return f(raise_error, "one-card",
                      "you may not meld down to one card unless you can go out, or you are making your side's "
@@ -394,6 +411,16 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
         if why3:
             return f(raise_error, "must-go-out", why3)
     return True
+
+
+def _overflow_ok(g: Game, action: Action, canastas_after: int) -> bool:
+    """Table rule going_out_overflow (Encyclopedia: 'allow melds of 8 or more cards when going out'): a meld
+    may pass seven cards on the step that leaves the player one card, the final discard, with the side's
+    canastas made."""
+    if not _v(g).going_out_overflow or g.pile_aside is not None:
+        return False
+    left = g.hand_sizes[g.turn] - len(action.cards)
+    return left == 1 and _can_go_out(g, g._sides[g.turn], canastas_after) is None
 
 
 _WILD_BLOCK = ("your side has an incomplete meld of wild cards: 'you cannot add any wild cards to any of your other "
@@ -418,7 +445,7 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
     size = g.hand_sizes[seat]
     initial = initial_turn(g, side)
     wild_meld = melds.get(WILD_RANK)
-    wild_block = wild_meld is not None and wild_meld.size < 7 and not initial
+    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
     dead: list[int] | None = None
     aside = g.pile_aside is not None
     empty_pile: tuple[int, int] | None = None
@@ -441,6 +468,8 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
                 append(a)  # a natural card onto a pile with cards, the hand keeping some
                 continue
             if c >> 2 == 3:
+                if size == 1 and check_discard(g, a, False):  # threes_optional: the final discard
+                    append(a)
                 continue
             if pending_ok is None:
                 pending_ok = pending_met(g, side)
@@ -525,16 +554,158 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
     return out
 
 
+#: (variant class, rank, naturals, wild cards, meld put down this initial turn) -> may a wild card be
+#: added (the variant's wild_capacity and wild_problem: class constants, American fixing wild_limit)
+_WILD_ADD_OK: dict[tuple[type, int, int, int, bool], bool] = {}
+#: game.py's interned actions and their makers, bound by play_actions at its first call
+_INTERNED: list[Any] = []
+_FIRST_CARDS: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], int]] = {}
+
+
+def _first_cards(base: int, h0: int, h1: int, h2: int, h3: int) -> tuple[tuple[int, int], int]:
+    """The first two cards of a rank held (suit order), and the third (-1 if none): canonical meld cards."""
+    key = (base, h0, h1, h2, h3)
+    got = _FIRST_CARDS.get(key)
+    if got is None:
+        codes = [c for c, k in zip(range(base, base + 4), (h0, h1, h2, h3), strict=True) for _ in range(k)]
+        got = _FIRST_CARDS[key] = ((codes[0], codes[1]), codes[2] if len(codes) > 2 else -1)
+    return got
+
+
+def play_actions(g: Game) -> list[Action] | None:
+    """The legal moves of the play phase generated directly, in the order Classic's candidates filtered
+    by :func:`filter_play` would give them; None where that general path must decide (a hand of four
+    cards or fewer, a pile waiting for the initial meld, a yes or no given, the table rules of threes
+    and overflowing melds). The common case of American's random playouts and searches; the test
+    ``test_direct_play_moves_equal_the_filtered_candidates`` compares both paths."""
+    v = _v(g)
+    seat = g.turn
+    size = g.hand_sizes[seat]
+    if (size <= 4 or g.pile_aside is not None or g.permission is not None or g.unusable is not None
+            or v.threes_optional or v.going_out_overflow):
+        return None
+    if not _INTERNED:
+        from canasta.engine import game as game_module  # (game imports this module: bound at the first call)
+
+        _INTERNED.extend((game_module._ADD_NATURAL, game_module._DISCARD_ACTIONS, game_module._add_wild,
+                          game_module._meld))
+    add_natural, discard_actions, add_wild, meld_action = _INTERNED
+    side = g._sides[seat]
+    hand = g.hands[seat]
+    melds = g.melds[side]
+    initial = not g.opened[side] or (g.opened_turn and not g.took_pile)  # initial_turn()
+    wild_meld = melds.get(WILD_RANK)
+    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
+    dead = [m.rank for side_melds in g.melds for m in side_melds.values()
+            if len(m.cards) >= 7 and not m.wilds and m.rank != WILD_RANK]  # dead_ranks(), unsorted
+    vcls = type(v)
+    wilds = [JOKER] if hand[JOKER] else []  # one of each kind of wild card: a joker, the first two held
+    two = 8 if hand[8] else 9 if hand[9] else 10 if hand[10] else 11 if hand[11] else None
+    if two is not None:
+        wilds.append(two)
+    nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+    dirty_new = initial  # a new meld may hold a wild card only in the initial meld's turn
+    out: list[Action] = []
+    append = out.append
+    naturals: list[int] = []  # the first card of each natural rank held, for the discards
+    for r in range(4, 15):
+        base = r * 4
+        h0, h1, h2, h3 = hand[base:base + 4]
+        nat = h0 + h1 + h2 + h3
+        if not nat:
+            continue
+        first = base if h0 else base + 1 if h1 else base + 2 if h2 else base + 3
+        naturals.append(first)
+        m = melds.get(r)
+        if m is not None:
+            if len(m.cards) < v.MELD_MAX:
+                append(add_natural[first])
+        elif nat >= 2 and r not in dead:
+            pair, third = _first_cards(base, h0, h1, h2, h3)
+            if nat >= 3:
+                append(meld_action((*pair, third)))
+            if dirty_new and r != SEVEN:
+                for w in wilds:
+                    append(meld_action((*pair, w)))
+    if wilds:
+        turn_created = g.turn_created
+        for r, m in melds.items():
+            n = len(m.cards)
+            if n >= v.MELD_MAX:
+                continue
+            if r == WILD_RANK:
+                for w in wilds:
+                    append(add_wild(w, r))
+                continue
+            if wild_block:
+                continue
+            fresh = initial and r in turn_created
+            key = (vcls, r, m.naturals, m.wilds, fresh)
+            ok = _WILD_ADD_OK.get(key)
+            if ok is None:
+                ok = _WILD_ADD_OK[key] = v.wild_capacity(m.naturals, m.wilds, False) > 0 and v.wild_problem(
+                    r, m.naturals, m.wilds + 1, initial=fresh, created_dirty=m.wilds > 0 or fresh) is None
+            if ok:
+                for w in wilds:
+                    append(add_wild(w, r))
+    if v.wild_canastas and wild_meld is None and nw >= 3:
+        codes = [c for c in (JOKER, 8, 9, 10, 11) for _ in range(hand[c])]
+        append(meld_action((codes[0], codes[1], codes[2])))
+    pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
+    if pending_ok and not g.no_discard:
+        if g.pile:
+            out.extend(discard_actions[c] for c in naturals)
+        else:  # Terms: onto an empty pile no ace or seven, and no dead card, while there is an alternative
+            live, dead_n = _plain_counts(hand, dead)
+            for c in naturals:
+                r = c >> 2
+                if r in (SEVEN, ACE) and (live or dead_n):
+                    continue
+                if r in dead and live:
+                    continue
+                append(discard_actions[c])
+        if nw == size:  # a hand of only wild cards: a wild card may go
+            if two is not None:
+                append(discard_actions[two])
+            if hand[JOKER]:
+                append(discard_actions[JOKER])
+    if not pending_ok:
+        append(RETRACT_ACTION)
+    if g.no_discard and pending_ok:
+        append(END_ACTION)
+    if not g.asked and may_ask(g):
+        append(ASK_ACTION)
+    if (hand[12] or hand[13] or hand[14] or hand[15]) and g.stock:
+        out.extend(three_layout_actions(g))
+    if size == 14:
+        out.extend(special_actions(g))
+    return out
+
+
 def extra_play_actions(g: Game) -> list[Action]:
     """Candidates of the play phase that Classic does not list: laying out the kept three (Terms: 'you
     may lay the three face up in your team's meld area and draw a replacement card') and the special hands."""
     seat = g.turn
-    hand = g.hands[seat]
-    out = []
-    if (hand[12] or hand[13] or hand[14] or hand[15]) and g.stock:
-        out.append(Action(MELD, (next(c for c in THREE_CODES if hand[c]),)))
+    out = three_layout_actions(g)
     if g.hand_sizes[seat] == 14:
         out.extend(special_actions(g))
+    hand = g.hands[seat]
+    if g.hand_sizes[seat] == 1 and (hand[13] or hand[14]) and _v(g).threes_optional:
+        out.append(Action(DISCARD, (13 if hand[13] else 14,)))  # Classic lists only the black threes' discard
+    return out
+
+
+def three_layout_actions(g: Game) -> list[Action]:
+    """``meld 3x`` for each colour of three held (the colour counts in the threes table), in the draw or
+    the play phase: Terms 'during your turn you may lay the three face up ... and draw a replacement'."""
+    hand = g.hands[g.turn]
+    if not g.stock or not (hand[12] or hand[13] or hand[14] or hand[15]):
+        return []
+    out = []
+    for pair in ((13, 14), (12, 15)):  # red, black
+        code = next((c for c in pair if hand[c]), None)
+        if code is not None:
+            out.append(Action(MELD, (code,)))
     return out
 
 
@@ -550,7 +721,11 @@ def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
     if not g._has_cards(hand, action.cards):
         return f(raise_error, "not-in-hand", "you do not hold that card")
     if c >> 2 == 3:
-        return f(raise_error, "three-discard", "threes can never be discarded (Terms)")
+        if not _v(g).threes_optional:
+            return f(raise_error, "three-discard", "threes can never be discarded (Terms)")
+        if g.hand_sizes[seat] != 1 or _can_go_out(g, side, _canastas(g, side)) is not None:
+            return f(raise_error, "three-discard", "a three may be discarded only as your final discard when going "
+                     "out (Encyclopedia, table rule threes_optional)")
     if not pending_met(g, side):
         return f(raise_error, "minimum-count",
                  f"your initial meld counts {opening(g, side)[0]} of the {g.minimum(side)} needed and must include a "
@@ -638,6 +813,14 @@ def may_keep_three(g: Game, side: int) -> bool:
     return not g.opened[side]
 
 
+def threes_kept(g: Game, side: int) -> int:
+    """How many threes a player of ``side`` may hold: Terms 'just one three', before the side melds; table
+    rule threes_optional (Encyclopedia 'this is optional'): any number, at any time."""
+    if _v(g).threes_optional:
+        return 4 * 2
+    return 1 if may_keep_three(g, side) else 0
+
+
 def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
     """Terms: threes of both colours are laid out and replaced; 'If the last card drawn from the stock
     is a three the game ends immediately' (it stays in the hand and counts 5 against the side).
@@ -650,8 +833,8 @@ def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
     if got and not g.stock and got[-1] >> 2 == 3:
         g._end_hand(None)
         return False
-    keep = 1 if may_keep_three(g, g._sides[seat]) else 0
     side = g._sides[seat]
+    keep = threes_kept(g, side)
     while _threes_held(hand) > keep:
         c = next(c for c in THREE_CODES if hand[c])
         if not g.stock:
@@ -685,8 +868,8 @@ def is_three_layout(action: Action) -> bool:
 
 def check_three_layout(g: Game, action: Action, raise_error: bool) -> bool:
     seat = g.turn
-    if g.phase != "play":
-        return _fail(raise_error, "draw-first", "lay out a kept three during your turn, after drawing")
+    if g.phase not in ("draw", "play"):
+        return _fail(raise_error, "three-timing", "lay out a kept three during your own turn")
     if not g.hands[seat][action.cards[0]]:
         return _fail(raise_error, "not-in-hand", "you do not hold that three")
     if not g.stock:
@@ -730,7 +913,7 @@ GO_OUT_SEARCH_LIMIT = 150
 def _go_out_key(g: Game) -> tuple[object, ...]:
     seat = g.turn
     side = g._sides[seat]
-    melds = tuple(sorted((r, m.size, m.wilds) for r, m in g.melds[side].items()))
+    melds = tuple(sorted((r, len(m.cards), m.wilds) for r, m in g.melds[side].items()))
     return (tuple(g.hands[seat]), melds, tuple(dead_ranks(g)), tuple(sorted(g.turn_created)), g.opened_turn,
             g.took_pile, g.pile_aside is None, bool(g.stock))
 
@@ -738,14 +921,116 @@ def _go_out_key(g: Game) -> tuple[object, ...]:
 def can_go_out(g: Game) -> bool:
     """Can the player to move still go out this turn (meld down to one card, then discard it)?
 
-    A bounded search over the engine's own meld and add actions (memoised on the game); a position
-    the search cannot settle within :data:`GO_OUT_SEARCH_LIMIT` nodes counts as 'cannot'."""
+    For a side past its initial meld, counted directly (:func:`_go_out_by_counts`); otherwise a
+    bounded search over the engine's own meld and add actions (memoised on the game), where a
+    position the search cannot settle within :data:`GO_OUT_SEARCH_LIMIT` nodes counts as 'cannot'."""
+    counted = _go_out_by_counts(g)
+    if counted is not None:
+        return counted
     if _surely_stuck(g):
         return False
     memo: dict[tuple[object, ...], bool] | None = g.__dict__.get("_go_out_memo")
     if memo is None or len(memo) > 20000:
         memo = g.__dict__["_go_out_memo"] = {}
     return _go_out_search(_light_copy(g), memo, [0])
+
+
+def _go_out_by_counts(g: Game) -> bool | None:
+    """Going out decided on card counts, for a side past its initial meld (None: not this case).
+
+    After the initial meld every natural card can only go to its rank's meld (new melds are clean until
+    five naturals: 'any new melds begun ... in future turns must be clean'), so the only choices are the
+    final discard and where the wild cards go: onto melds with five naturals and fewer than two wild
+    cards (not sevens, not pure aces), or into the wild meld, which takes every wild card until it is
+    complete ('you cannot add any wild cards to any of your other melds until your wild card canasta is
+    complete'). The side goes out if, with one card left to discard, every other card has a place and
+    two canastas are made. tests/test_variants_american.py checks it against the search."""
+    v = _v(g)
+    seat = g.turn
+    side = g._sides[seat]
+    if (not g.opened[side] or initial_turn(g, side) or g.pile_aside is not None or v.going_out_overflow
+            or v.threes_optional):
+        return None
+    hand = g.hands[seat]
+    if hand[12] or hand[13] or hand[14] or hand[15]:
+        return None  # (a three in hand past the initial meld only while the stock's last card ends the play)
+    melds = g.melds[side]
+    dead = dead_ranks(g)
+    counts = {}
+    stuck = 0  # naturals with no place: a rank of one or two cards and no meld, or a dead rank
+    for r in range(4, 15):
+        b = r * 4
+        n = counts[r] = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+        if n and ((n < 3 and r not in melds) or r in dead):
+            stuck += n
+            if stuck > 1:
+                return False  # one of them could be the discard, not two
+    wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
+    # the final discard: one natural of a rank, or one wild card
+    for discard in [None, *(r for r, n in counts.items() if n)]:
+        if discard is None and not wilds:
+            continue
+        if _placeable(v, melds, dead, counts, wilds - (discard is None), discard):
+            return True
+    return False
+
+
+def _placeable(v: American, melds: dict[int, Meld], dead: list[int], counts: dict[int, int], wilds: int,
+               discard: int | None) -> bool:
+    """Every natural of ``counts`` (less one of rank ``discard``) and ``wilds`` wild cards placed, with
+    the side's canastas reaching two (see :func:`_go_out_by_counts`)."""
+    canastas = 0
+    needs: list[int] = []  # wild cards each open meld needs to close
+    capacity = 0  # wild cards the natural melds can take in all
+    for r in range(4, 15):
+        n = counts[r] - (r == discard)
+        m = melds.get(r)
+        if m is None:
+            if not n:
+                continue
+            if n < 3 or n > v.MELD_MAX or r in dead:
+                return False
+            size, naturals, held = n, n, 0
+            dirty_ok = r != ACE  # begun pure, it takes wild cards at five naturals; aces begun pure stay pure
+        else:
+            size, naturals, held = len(m.cards) + n, m.naturals + n, m.wilds
+            if n and (r in dead or size > v.MELD_MAX):
+                return False
+            dirty_ok = r != ACE or held > 0
+        if size >= 7:
+            canastas += 1
+            continue
+        cap = 0
+        if r != SEVEN and dirty_ok and naturals >= v.WILD_AFTER_NATURALS:
+            cap = min(v.MAX_WILDS - held, 7 - size)
+        capacity += max(cap, 0)
+        if cap >= 7 - size:
+            needs.append(7 - size)
+    wm = melds.get(WILD_RANK)
+    if wm is not None:
+        if len(wm.cards) >= 7:
+            canastas += 1
+            splits = [(wilds, 0)]
+        else:
+            into_wild = min(wilds, 7 - len(wm.cards))  # the incomplete wild meld takes them first
+            canastas += len(wm.cards) + into_wild >= 7
+            splits = [(wilds - into_wild, 0)]
+    else:  # k wild cards into a new wild meld (none, or three to seven), the rest onto natural melds
+        splits = [(wilds - k, k == 7) for k in (0, 3, 4, 5, 6, 7) if k <= wilds]
+    needs.sort()
+    for rest, closed_wild in splits:
+        if rest > capacity:
+            continue
+        made = canastas + closed_wild
+        budget = rest
+        for need in needs:
+            if need > budget:
+                break
+            budget -= need
+            made += 1
+        if made >= v.canastas_to_go_out:
+            return True
+    return False
 
 
 def _light_copy(g: Game) -> Game:
@@ -773,7 +1058,7 @@ def _surely_stuck(g: Game) -> bool:
             if len(m.cards) < 7:
                 nat = 0 if r == WILD_RANK else sum(hand[r * 4:r * 4 + 4])
                 possible += len(m.cards) + nat + wilds >= 7
-        possible += sum(1 for r in range(4, 15) if r not in melds and sum(hand[r * 4:r * 4 + 4]) >= 7)
+        possible += sum(1 for r in range(4, 15) if r not in melds and sum(hand[r * 4:r * 4 + 4]) + wilds >= 7)
         possible += WILD_RANK not in melds and wilds >= 7
         if possible < need:
             return True
@@ -789,6 +1074,8 @@ def _surely_stuck(g: Game) -> bool:
                 break
             if r != WILD_RANK and r != SEVEN and len(m.cards) < 7 and m.wilds < v.MAX_WILDS:
                 home = m.naturals + sum(hand[r * 4:r * 4 + 4]) >= v.WILD_AFTER_NATURALS
+        if not home:  # or a new meld of the hand with five naturals (or begun with a wild in the initial meld)
+            home = any(r not in melds and r != SEVEN and sum(hand[r * 4:r * 4 + 4]) >= 2 for r in range(4, 15))
         if not home:
             stuck += wilds
     for r in range(4, 15):
@@ -799,7 +1086,7 @@ def _surely_stuck(g: Game) -> bool:
         if r in dead:
             stuck += n
         elif r in melds:
-            if melds[r].size >= 7:
+            if len(melds[r].cards) >= 7:
                 stuck += n
         elif n < 3:
             stuck += n
@@ -815,6 +1102,9 @@ def _go_out_search(g: Game, memo: dict[tuple[object, ...], bool], nodes: list[in
         return got
     nodes[0] += 1
     if nodes[0] > GO_OUT_SEARCH_LIMIT:
+        return False
+    if _surely_stuck(g):  # the quick bound prunes most branches before any copy
+        memo[key] = False
         return False
     seat = g.turn
     side = g._sides[seat]
@@ -855,8 +1145,8 @@ def may_ask(g: Game) -> bool:
         return False
     if g.pending_value or g._partners[seat] is None:
         return False
-    if _canastas(g, g._sides[seat]) < g.variant.canastas_to_go_out:
-        return False  # (a search for the second canasta too costs too much on the hot path)
+    # with fewer than two canastas the position to go out is one that closes them on the way out:
+    # can_go_out's quick bound (_surely_stuck) settles most such hands without a search
     return can_go_out(g)
 
 

@@ -201,10 +201,21 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g._feet:  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
             for f in [*g.feet, *g.knees]:
                 pool.extend(f)
+            # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
+            for top in g.foot_shown:
+                if top is not None:
+                    pool.remove(top)
+            for piles in g.passing:
+                for p in piles:
+                    pool.extend(p[:-1])
         rng.shuffle(pool)
         if g._feet:
-            g.feet = [[pool.pop() for _ in f] for f in g.feet]
+            g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
+                      for f, top in zip(g.feet, g.foot_shown, strict=True)]
             g.knees = [[pool.pop() for _ in k] for k in g.knees]
+            g.passing = [[[pool.pop() for _ in p[:-1]] + [p[-1]] for p in piles] for piles in g.passing]
+            if g.phase == "pass":  # the others' choices are hidden until all have chosen
+                g.kept = [k if s == player_id or not k else rng.choice((1, 2)) for s, k in enumerate(g.kept)]
         if g._ids:
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
@@ -246,8 +257,10 @@ def information_state_text(game: Game, player: int) -> str:
     for d in game.deals:
         parts.append(f"hand {d['hand']} dealt {format_cards(d['hands'][player])}"
                      f" +{format_cards(d['replacements'][player])} up {format_cards(d['upcards'])}")
-    for s, a, got in game.history:
-        text = f"{s}:{format_action(a)}"
+    # Hand and Foot's hand-passing deal: the choices made so far (the last actions) are hidden from the others
+    hidden = len(game.history) - (sum(1 for k in game.kept if k) if game._feet and game.phase == "pass" else 0)
+    for i, (s, a, got) in enumerate(game.history):
+        text = f"{s}:keep" if i >= hidden and s != player else f"{s}:{format_action(a)}"
         if s == player and got:
             text += f" [{format_cards(got)}]"
         parts.append(text)
@@ -259,7 +272,8 @@ def observation_text(game: Game, player: int) -> str:
     obs = game.observation(player)
     keep = ("seat", "hand_no", "turn", "actor", "phase", "hand", "hand_sizes", "stock_size", "pile", "frozen",
             "melds", "red_threes", "removed", "opened", "minimum", "pending_value", "scores", "asked", "permission")
-    return json.dumps({k: obs[k] for k in keep}, sort_keys=True, separators=(",", ":"))
+    passing = ("pass_shown", "kept", "foot_shown")  # Hand and Foot's hand-passing deal, with that table rule
+    return json.dumps({k: obs[k] for k in (*keep, *passing) if k in obs}, sort_keys=True, separators=(",", ":"))
 
 
 class CanastaObserver:

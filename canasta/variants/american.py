@@ -86,6 +86,17 @@ AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "Table Rules: 'Some players require for the garbage hand four natural sets of three equal cards plus two "
            "matching wild cards (two twos or two jokers).'",
            ("fours_and_threes", "threes_and_wild_pair")),
+    Option("threes_optional", False, "the Encyclopedia's threes: laying a three out is optional (any number may "
+           "be kept, also after the side has melded), a three may be the final discard when going out, and threes "
+           "in hand count with those laid out in the no-canasta penalty (Terms, the default: at most one three is "
+           "kept, only before the side melds, and threes are never discarded)",
+           "Encyclopedia: 'Both red and black threes may be played to the table ... Unlike in other versions of "
+           "canasta, this is optional.'; 'Threes can't be discarded, except as your final discard when going out'; "
+           "'(and for this purpose threes in your hand count as though they were on the table)'"),
+    Option("going_out_overflow", False, "a meld may grow past seven cards on the step that leaves the player one "
+           "card to go out with (Terms, the default: 'A meld can never contain more than seven cards.')",
+           "Encyclopedia: 'One common exception, is to allow melds of 8 or more cards when going out. Skilled "
+           "players will play a wild card on an existing canasta for the win.'"),
     Option("special_from_pile", False, "a special hand may be completed by taking its 14th card from a discard pile "
            "of exactly one card",
            "Table Rules: 'Some play that a special hand can be completed by taking its 14th card from the discard "
@@ -170,6 +181,8 @@ class American(Classic):
         self.initial_pure: bool = self.rules["initial_pure_meld"] == "pure"
         self.bonus_cards: bool = self.rules["bonus_cards"]
         self.take_on_initial: bool = self.rules["take_pile_on_initial_meld"]
+        self.threes_optional: bool = self.rules["threes_optional"]
+        self.going_out_overflow: bool = self.rules["going_out_overflow"]
 
     def deck(self) -> list[int]:
         return standard_deck(2, 4)
@@ -215,7 +228,7 @@ class American(Classic):
         """Why these cards cannot be one finished American meld (scorekeeper, soak)."""
         wild = [c for c in cards if c == JOKER or rank_of(c) == TWO]
         nat = [c for c in cards if c not in wild]
-        if len(cards) > self.MELD_MAX:
+        if len(cards) > self.MELD_MAX and not self.going_out_overflow:
             return "a meld can never contain more than seven cards"
         if len(cards) < 3:
             return "a meld needs at least three cards"
@@ -365,6 +378,11 @@ class American(Classic):
         # of all their melded cards is subtracted'
         melded = sum(values[c] for _, cards in melds for c in cards)
         items["melded_cards"] = melded if n else -melded
+        if self.threes_optional and n == 0:
+            # Encyclopedia: a penalty with no canastas, 'and for this purpose threes in your hand count as though
+            # they were on the table' (so not also as 5 points in hand)
+            threes = [*threes, *(c for hand in hands for c in hand if rank_of(c) == 3)]
+            hands = [[c for c in hand if rank_of(c) != 3] for hand in hands]
         # 5. 'The total value of all the cards remaining in the hands of the players is subtracted'
         items["cards_in_hand"] = -sum(values[c] for hand in hands for c in hand)
         # 1. canasta bonuses and going out
@@ -384,12 +402,12 @@ class American(Classic):
             elif wild == 0 and rank_of(cards[0]) in (SEVEN, ACE):
                 incomplete -= self.INCOMPLETE_ACES_SEVENS
         items["incomplete_melds"] = incomplete
-        held = 0
+        held_penalty = 0
         for hand in hands:
             for rank in (SEVEN, ACE):
                 if sum(1 for c in hand if rank_of(c) == rank and c != JOKER) >= 3:
-                    held -= self.HELD_ACES_SEVENS
-        items["aces_sevens_in_hand"] = held
+                    held_penalty -= self.HELD_ACES_SEVENS
+        items["aces_sevens_in_hand"] = held_penalty
         # 3. threes: penalty with no canasta, nothing with one, bonus with two or more
         points = self.threes_points(threes)
         items["threes"] = -points if n == 0 else (0 if n == 1 else points)

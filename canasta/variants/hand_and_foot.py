@@ -130,6 +130,13 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_choice", "dealt", "which of the two dealt piles is the hand: 'dealt' (the first pile) or "
            "'lowest_bottom' (the pile whose bottom card is lower; the other is the foot)",
            "Encyclopedia: 'The hand with the lowest bottom card is played first.'", ("dealt", "lowest_bottom")),
+    Option("hand_passing", False, "the hand-passing deal: the top card of each player's two dealt piles is turned "
+           "up; each player, in turn from the dealer's left (the choices are hidden until all have chosen), keeps "
+           "one as the foot (action 'keep 1' or 'keep 2') and passes the other to the player on the left, whose "
+           "hand it becomes",
+           "Encyclopedia: 'After the deal (but before looking at the cards), each player turns up the top card of "
+           "each hand. He then selects one hand to keep as his \"foot\", and passes the other to the player on his "
+           "left. Each player then picks up the hand passed to him and plays it as the \"hand\".'"),
 ]}
 
 
@@ -208,6 +215,10 @@ class HandAndFoot(Classic):
         self.self_deal: bool = opt("self_deal")
         self.exact_deal_bonus: int = opt("exact_deal_bonus")
         self.hand_choice: str = opt("hand_choice")
+        self.hand_passing: bool = opt("hand_passing")
+        if self.hand_passing and self.hand_choice != "dealt":
+            raise OptionError("hand_passing and hand_choice=lowest_bottom both decide which pile is the hand: "
+                              "choose one")
         self.partner_in_hand_penalty: int = opt("partner_in_hand_penalty")
         red_held = opt("red_three_held")
         if self.hands_per_game < 1:
@@ -378,6 +389,14 @@ class TriplePlay(HandAndFoot):
     #: 'Red 3s: 100 points each. Collecting seven or more red 3s: 300 points.'
     RED_THREE_EACH: ClassVar[int] = 100
     SEVEN_RED_THREES: ClassVar[int] = 300
+
+    def __init__(self, num_players: int, rules: dict[str, Any] | None = None) -> None:
+        if (rules or {}).get("hand_passing") not in (None, False, "false"):
+            # The Encyclopedia's variation passes one of two dealt hands; with a hand, a knee and a foot the text
+            # gives no rule for which piles are turned up, kept or passed.
+            raise OptionError("triple-play has no hand-passing deal: the Encyclopedia's variation (hand_passing) "
+                              "is one of Hand and Foot, whose players are dealt two piles, not three")
+        super().__init__(num_players, rules)
 
     def bind(self) -> None:
         super().bind()

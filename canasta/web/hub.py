@@ -162,8 +162,9 @@ class Hub:
         client.sent_version = live.version
         if events is None:
             return {"type": "update", "version": live.version, "resync": True,
-                    "events": live.events[-200:], "state": state}
-        return {"type": "update", "version": live.version, "resync": False, "events": events, "state": state}
+                    "events": _hide_keeps(live, client.seat, live.events[-200:]), "state": state}
+        return {"type": "update", "version": live.version, "resync": False,
+                "events": _hide_keeps(live, client.seat, events), "state": state}
 
     def build_update(self, client: Client, force: bool) -> dict[str, Any] | None:
         """The update a client's writer sends when it gets to it; None when the client is up to date."""
@@ -323,3 +324,13 @@ class Hub:
 
 def now() -> float:
     return time.monotonic()
+
+
+def _hide_keeps(live: Live, seat: int | None, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hand and Foot's hand-passing deal: while seats are still choosing, the choices made so far (the last
+    events) show only as 'keep' to the other seats (the observation reveals them once all have chosen)."""
+    game = live.game
+    if game.phase != "pass":
+        return events
+    first = live.version - sum(1 for k in game.kept if k)  # the keeps of this deal are the last events
+    return [{**e, "action": "keep"} if e["seq"] > first and e["seat"] != seat else e for e in events]

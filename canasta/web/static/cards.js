@@ -98,6 +98,8 @@ export function parseActionText(text) {
   if (verb === "merge") return { verb, target: rest.join(" "), cards: [] };
   // Modern American's "special straight" names a special hand, no card: a button of its own
   if (verb === "special") return { verb, target: rest.join(" "), cards: [] };
+  // Hand and Foot's hand-passing deal: "keep 1" / "keep 2" names a dealt pile, no card
+  if (verb === "keep") return { verb, target: rest.join(" "), cards: [] };
   // "add K Kc", "add #3 7h", and Samba's "take #3" (the top card onto meld #3) name a meld first
   if ((verb === "add" && rest.length && !/[shdc]$/i.test(rest[0]) && rest[0] !== "JK")
       || (verb === "take" && rest.length && rest[0].startsWith("#"))) {

@@ -165,7 +165,9 @@ function render() {
   const me = mySeat();
   const actor = o.actor;
   if (o.winner !== null) setStatus(`Game over: ${sideName(o.winner)} won`);
-  else if (me !== null && actor === me) setStatus(o.phase === "answer" ? "Your partner asks you" : "Your turn");
+  else if (me !== null && actor === me) {
+    setStatus(o.phase === "answer" ? "Your partner asks you" : o.phase === "pass" ? "Keep a pile as your foot" : "Your turn");
+  }
   else setStatus(`${seatName(actor)} to play`);
   $("scoreline").textContent = o.scores.map((sc, k) => `${sideName(k)} ${sc}`).join(" · ");
   $("hint-btn").disabled = !state.legal.length;
@@ -305,7 +307,9 @@ function renderPiles() {
   if (o.foot_sizes !== undefined) {
     // Hand and Foot: every foot is face down; only its size (or that the seat plays from it) shows.
     const knee = (s) => (o.knee_sizes !== undefined && o.knee_sizes[s] ? `knee ${o.knee_sizes[s]}, ` : "");
-    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `${knee(s)}foot ${n}`}`).join(", ");
+    // the hand-passing deal: a foot's turned-up top card stays in sight
+    const top = (s) => (o.foot_shown && o.foot_shown[s] ? ` (top ${o.foot_shown[s]})` : "");
+    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `${knee(s)}foot ${n}${top(s)}`}`).join(", ");
     stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">${feet}</div>`);
   }
   stock.classList.toggle("can", state.legal.includes("draw"));
@@ -444,6 +448,11 @@ function actionLabel(text) {
   const cards = a.cards.map((c) => parseCard(c).rank).join(" ");
   if (a.verb === "merge") return `Combine sets ${a.target.replace(" ", " and ")} into one`;
   if (a.verb === "special") return `Lay down the whole hand: ${a.target} (special hand)`;
+  if (a.verb === "keep") {
+    const shown = state.obs.pass_shown ? state.obs.pass_shown[mySeat()] : null;
+    const top = shown ? ` (${shown[Number(a.target) - 1]} turned up)` : "";
+    return `Keep pile ${a.target}${top} as your foot, pass the other left`;
+  }
   if (a.verb === "take" && a.target) return `Take the pile: its top card onto meld ${a.target}`;
   if (a.verb === "take") return a.cards.length ? `Take the pile with ${cards}` : "Take the pile";
   if (a.verb === "meld") return `Meld ${cards}`;
@@ -518,6 +527,13 @@ function renderQuestion() {
   } else if (o.phase === "answer") {
     q.hidden = false;
     q.textContent = `${seatName(o.turn)} asked partner: may I go out? Waiting for the answer.`;
+  } else if (o.phase === "pass") {
+    // Hand and Foot's hand-passing deal: every pile's top card is turned up; the choices stay hidden
+    q.hidden = false;
+    const up = o.pass_shown.map((p, s) => `${seatName(s)} ${p.join(" / ")}`).join(", ");
+    const who = o.actor === mySeat() ? "Keep one pile as your foot; the other goes to the player on your left"
+      : `Waiting for ${seatName(o.actor)} to keep a foot`;
+    q.textContent = `Turned up (pile 1 / pile 2): ${up}. ${who}.`;
   } else if (o.permission !== null && o.permission !== undefined && o.turn === mySeat()) {
     q.hidden = false;
     q.textContent = o.permission ? "Your partner said yes: you must go out." : "Your partner said no: you may not go out this turn.";
