@@ -61,9 +61,14 @@ def make_player(spec: str, seed: int | str) -> Player:
     kwargs: dict[str, Any] = {}
     for p in params:
         key, sep, value = p.partition("=")
-        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se", "discards"):
+        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se", "discards",
+                                  "objective", "search", "leaf", "horizon"):
             raise ValueError(f"expert setting {p!r}: use worlds=N, max_rollouts=N, max_rollout=N, "
-                             "seconds=S, margin_se=X or discards=N")
+                             "seconds=S, margin_se=X, discards=N, objective=margin|win, search=all|key, "
+                             "leaf=rollout|value or horizon=N")
+        if key in ("objective", "search", "leaf"):
+            kwargs[key] = value
+            continue
         kwargs[key] = float(value) if key in ("seconds", "margin_se") else int(value)
     return ExpertPlayer(seed, **kwargs)
 

@@ -48,6 +48,15 @@ def test_expert_acts_legally_in_every_variant(variant: str, n: int) -> None:
     assert play_hand(game, players, 120) > 0
 
 
+def test_expert_in_the_hand_passing_deal() -> None:
+    """Hand and Foot's hand-passing deal (option hand_passing): the expert keeps a foot as BasicPlayer does
+    and then searches on worlds that hold each foot's turned-up card (every world must fit its observation)."""
+    game = Game("hand-and-foot", 4, 5, {"hand_passing": True})
+    players: list[Player] = [tiny(s) for s in range(4)]
+    assert play_hand(game, players, 60) == 60
+    assert game.phase != "pass" and all(game.kept)
+
+
 @pytest.mark.parametrize("name", ["random", "basic", "easy", "medium", "hard", "expert"])
 def test_every_named_player_and_level_acts_legally(name: str) -> None:
     assert name in PLAYERS
@@ -121,3 +130,35 @@ def test_expert_hint_has_a_reason() -> None:
     assert action in legal and reason and "\n" not in reason
     with pytest.raises(ValueError):
         hint(obs, legal, player="random")
+
+
+def test_objective_win_scores_a_rollout_by_its_sign() -> None:
+    """objective=win values a rollout by whether the hand is won (+1), drawn (0) or lost (-1); margin by the
+    points; the arena names it expert:objective=win."""
+    from canasta.arena import make_player
+
+    with pytest.raises(ValueError):
+        ExpertPlayer(objective="points")
+    with pytest.raises(ValueError):
+        ExpertPlayer(search="some")
+    player = make_player("expert:objective=win:worlds=2", 0)
+    assert isinstance(player, ExpertPlayer) and player.objective == "win"
+    game = Game("classic", 4, 5)
+    action = game.legal_actions()[0]
+    world = determinize(game.observation(game.actor), random.Random(1))
+    by_sign = player._rollout(world, action, game.side_of(game.actor))
+    margin = ExpertPlayer(worlds=2)._rollout(world, action, game.side_of(game.actor))
+    assert by_sign in (-1.0, 0.0, 1.0) and margin is not None
+    assert by_sign == (margin > 0) - (margin < 0)
+
+
+def test_key_search_leaves_the_opened_side_s_play_to_the_base_policy() -> None:
+    """search=key searches only the start of a turn and the initial meld: once the side has opened, a play-phase
+    decision is the base policy's (its reason names no sampled deals)."""
+    from helpers import position
+
+    game = position(hands={0: "5h 5d 9c Kd Qs 7h", 2: "4c"}, melds={0: ["Ah Ad Ac"]}, phase="play", pile="6c 8d")
+    obs, legal = game.observation(0), game.legal_actions()
+    action, reason = ExpertPlayer(worlds=2, search="key").decide(obs, legal)
+    assert "sampled deals" not in reason and action in legal
+    assert "sampled deals" in ExpertPlayer(worlds=2).decide(obs, legal)[1]

@@ -37,11 +37,11 @@ def _det(variant: str) -> Any:
     return determinize_american if variant == "american" else determinize_feet
 
 
-def _positions(variant: str, players: int, seed: int, decisions: int,
-               every: int = 1) -> Iterator[tuple[Game, int, dict[str, Any], list[Action]]]:
+def _positions(variant: str, players: int, seed: int, decisions: int, every: int = 1,
+               rules: dict[str, Any] | None = None) -> Iterator[tuple[Game, int, dict[str, Any], list[Action]]]:
     """Every ``every``-th decision of a seeded game: (a copy of the game, acting seat, its observation,
     legal actions)."""
-    game = Game(variant, players, seed)
+    game = Game(variant, players, seed, rules)
     bots = [get_player("random" if s % 2 == 0 else "basic", seed=seed * 10 + s) for s in range(players)]
     for step in range(decisions):
         if game.is_over:
@@ -65,6 +65,7 @@ def _cards(world: Game) -> Counter[int]:
     if world._feet:
         held += [c for f in world.feet for c in f] + [c for k in world.knees for c in k]
         held += [c for side in world.books for _, cards in side for c in cards]
+        held += [c for piles in world.passing for p in piles for c in p]  # the hand-passing deal's piles
     return Counter(held)
 
 
@@ -106,6 +107,29 @@ def test_worlds_match_the_seat_along_games(variant: str, players: int) -> None:
             _check(world, seat, obs, legal, checked)
             checked += 1
     assert checked >= 100
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_worlds_match_the_seat_in_the_hand_passing_deal(players: int) -> None:
+    """Hand and Foot's hand-passing deal (option hand_passing): during the phase 'pass' (every decision of it,
+    the other seats' hidden choices drawn at random) and after it (feet with their turned-up card on top), the
+    world shows the seat exactly its observation."""
+    rng = random.Random(players)
+    passing = after = 0
+    for seed in (1, 2, 3):
+        for game, seat, obs, legal in _positions("hand-and-foot", players, seed, 60, rules={"hand_passing": True}):
+            if obs["phase"] != "pass" and game.history and len(game.history) % 4:
+                continue
+            world = determinize_feet(obs, rng, legal)
+            assert world.hands[seat] == game.hands[seat]
+            if obs["phase"] == "pass":
+                assert [[p[-1] for p in ps] for ps in world.passing] == [[p[-1] for p in ps] for ps in game.passing]
+                passing += 1
+            else:
+                assert [f[-1] if f else None for f in world.feet] == game.foot_shown
+                after += 1
+            _check(world, seat, obs, legal, passing + after)
+    assert passing == 3 * players and after >= 20
 
 
 @pytest.mark.parametrize(("variant", "players"), [("hand-and-foot", 2), ("triple-play", 4), ("american", 4)])

@@ -108,7 +108,7 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
             return by_kind[TAKE][0], "the stock is used up: take the pile"
         return legal[0], "the stock is used up"
     threes = [a for a in by_kind.get(MELD, []) if len(a.cards) == 1 and a.cards[0] >> 2 == 3]
-    if threes and _straight_ranks(view) < STRAIGHT_HOPE:
+    if threes and (view.opened or _straight_ranks(view) < STRAIGHT_HOPE):  # (kept after melding: threes_optional)
         return threes[0], "lay out the three (no straight in sight) and draw a replacement"
     if not view.opened:
         step = _opening_step(view, by_kind)

@@ -71,6 +71,11 @@ class BasicStyle:
     #: a wild card goes onto a side meld of at least this many cards (and at most six)
     wild_completes: int = WILD_COMPLETES
     black_three_cost: float = BLACK_THREE_COST
+    #: weight of the risk of feeding the pile to an opponent in a discard's cost (1: as written)
+    danger: float = 1.0
+    #: cost of breaking a pair (per card kept, up to two) and of throwing a rank the side has melded
+    keep_pair: float = 25.0
+    keep_melded: float = 30.0
 
 
 DEFAULT_STYLE = BasicStyle()
@@ -326,14 +331,14 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
     n = view.rank_count(r)
     cost = float(view.values[code])  # low cards are cheap to give away
     if n >= 2:
-        cost += 25.0 * min(n - 1, 2)  # keep pairs (they take the pile) and triples
+        cost += style.keep_pair * min(n - 1, 2)  # keep pairs (they take the pile) and triples
     if r in view.own:
-        cost += 30.0
+        cost += style.keep_melded
     hidden = max(0, view.copies[r] - view.visible(r))
     for s in range(view.num_sides):
         if s == view.side:
             continue
-        weight = 1.0 if s == view.next_side else 0.3
+        weight = style.danger * (1.0 if s == view.next_side else 0.3)
         opp_open = view.obs["opened"][s]
         if r in view.melds[s] and not view.frozen:
             cost += weight * (120.0 + 4.0 * pile)  # taken with no cards from hand

@@ -62,6 +62,7 @@ from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
 from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
+from canasta.players import value as position_value
 from canasta.players.base import Observation
 from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards
 from canasta.players.worlds import determinizer_for
@@ -79,6 +80,19 @@ MAX_ROLLOUT_ACTIONS = 200  # a hand of Classic between rules players lasts ~75 a
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
 CANDIDATE_DISCARDS = 4
+#: what a rollout is worth: the hand's score margin, or only its sign ("win": +1, 0, -1)
+OBJECTIVES = ("margin", "win")
+OBJECTIVE = "margin"
+#: which decisions are searched: all but the obvious ones, or only the start of a turn (take the pile
+#: or draw) and the side's initial meld ("key")
+SEARCHES = ("all", "key")
+SEARCH = "all"
+#: how a rollout is scored: played to the end of the hand ("rollout"), or cut after ``horizon``
+#: actions and scored by the linear value of canasta.players.value ("value"; Classic's family only,
+#: other variants roll out)
+LEAVES = ("rollout", "value")
+LEAF = "rollout"
+HORIZON = 16  # about one round of four turns
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0)
@@ -286,7 +300,8 @@ class ExpertPlayer:
     def __init__(self, seed: int | str | None = 0, worlds: int = WORLDS, max_rollouts: int = MAX_ROLLOUTS,
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
                  margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
-                 discards: int = CANDIDATE_DISCARDS) -> None:
+                 discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
+                 leaf: str = LEAF, horizon: int = HORIZON) -> None:
         self.seed = seed
         self.worlds = max(1, worlds)
         self.max_rollouts = max(1, max_rollouts)
@@ -295,6 +310,16 @@ class ExpertPlayer:
         self.margin_se = margin_se
         self.discards = max(1, discards)
         self.basic = BasicPlayer(style=style)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        self.objective = objective
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
+        self.search = search
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
+        self.leaf = leaf
+        self.horizon = max(0, horizon)
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -311,7 +336,10 @@ class ExpertPlayer:
             deal = partial(family, legal=legal)
         else:
             deal = determinize_ids if getattr(cls, "MELD_IDS", False) else determinize
-        if len(legal) == 1 or obs["phase"] == "answer" or _obvious(obs, basic_choice):
+        # the hand-passing deal (Hand and Foot): BasicPlayer's choice, no search (nobody holds cards yet)
+        if len(legal) == 1 or obs["phase"] in ("answer", "pass") or _obvious(obs, basic_choice):
+            return basic_choice, basic_reason
+        if self.search == "key" and obs["phase"] != "draw" and obs["opened"][obs["side"]]:
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
@@ -378,11 +406,21 @@ class ExpertPlayer:
         hand_no = world.hand_no
         steps = 0
         basic = self.basic
-        while not g.is_over and g.hand_no == hand_no and steps < self.max_rollout:
+        valued = self.leaf == "value" and position_value.supports(g)
+        limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
+        while not g.is_over and g.hand_no == hand_no and steps < limit:
             actor = g.actor
             legal = g.legal_actions()
             if not legal:  # an approximate reconstruction reached a dead end: score it as it stands
                 break
             g.push(basic.choose(g.observation(actor), legal))
             steps += 1
-        return hand_margins(g, before)[side]
+        if valued and not g.is_over and g.hand_no == hand_no:
+            # the value is the side's margin over the opponents' mean; hand_margins' is over all sides' mean
+            k = g.num_sides
+            margin = position_value.value(g, side) * (k - 1) / k
+        else:
+            margin = hand_margins(g, before)[side]
+        if self.objective == "win":  # the hand won, drawn or lost, not by how much
+            return float((margin > 0) - (margin < 0))
+        return margin

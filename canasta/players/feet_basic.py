@@ -3,6 +3,9 @@
 :class:`~canasta.players.basic.BasicPlayer` hands such observations here. A plain
 heuristic, deterministic given the observation:
 
+- the hand-passing deal (table rule ``hand_passing``): the pile not kept goes to the
+  player on the left (an opponent in partnerships, the next player alone), so keep as
+  the foot the pile whose turned-up card is worth more (:func:`keep_value`) and pass the other;
 - answer "may I go out?" yes; at the start of a turn take the pile when it can be
   taken (a natural pair before a wild card), else draw two;
 - below the opening minimum: the basic player's opening plan (fewest cards), or
@@ -20,16 +23,59 @@ from __future__ import annotations
 from typing import Any
 
 from canasta.cards import JOKER, parse_card
-from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, END, MELD, NO_ACTION, RETRACT, TAKE, YES_ACTION, Action
+from canasta.engine.actions import (
+    ADD,
+    ASK,
+    DISCARD,
+    DRAW,
+    END,
+    KEEP,
+    MELD,
+    NO_ACTION,
+    RETRACT,
+    TAKE,
+    YES_ACTION,
+    Action,
+)
 
 
 def _wild(c: int) -> bool:
     return c == JOKER or 8 <= c <= 11
 
 
+def keep_value(code: int) -> int:
+    """What a turned-up card is worth to the seat whose pile holds it. A red three is laid out at once for 100
+    and replaced by the one who gets it (kept in the foot: ours when the foot comes up; passed: the left-hand
+    opponent's now), then jokers and 2s (wild), aces, high cards, low cards; a black three (never melded, only
+    ever counted against) last."""
+    if code in (13, 14):
+        return 100
+    if code in (12, 15):
+        return -5
+    if code == JOKER:
+        return 50
+    rank = code >> 2
+    if rank in (2, 14):
+        return 20
+    return 10 if rank >= 8 else 5
+
+
+def choose_keep(obs: dict[str, Any], legal: list[Action]) -> tuple[Action, str]:
+    """The hand-passing deal: keep the pile with the better turned-up card as the foot (a tie keeps pile 1)."""
+    keeps = {a.target: a for a in legal if a.kind == KEEP}
+    tops = [parse_card(c) for c in obs["pass_shown"][obs["seat"]]]
+    if len(keeps) < 2 or len(tops) != 2:
+        return legal[0], "only choice"
+    pile = 2 if keep_value(tops[1]) > keep_value(tops[0]) else 1
+    return keeps[pile], (f"keep pile {pile} ({obs['pass_shown'][obs['seat']][pile - 1]} turned up) as the foot; "
+                         "the other goes to the player on the left")
+
+
 def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None) -> tuple[Action, str]:
     """The chosen action and a one-line reason. ``opening(obs, legal)`` may give an opening step."""
     phase = obs["phase"]
+    if phase == "pass":
+        return choose_keep(obs, legal)
     if phase == "answer":
         if YES_ACTION in legal:
             return YES_ACTION, "partner may go out"

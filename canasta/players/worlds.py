@@ -4,7 +4,9 @@ positions consistent with one seat's observation, the cards the seat has not see
 - :func:`determinize_feet`: Hand and Foot and Triple Play (``FEET``). Every card the seat has not
   seen (not in its hand, on the table, in the pile, laid out, or known to be in another hand) is
   dealt to the other hands, to every unplayed foot and knee (the seat's own too: nobody has looked
-  at them) and to the stock, with the sizes the observation gives.
+  at them) and to the stock, with the sizes the observation gives. With the hand-passing deal the
+  turned-up cards are public: on top of each seat's two piles during the phase ``pass`` (the other
+  seats' hidden choices are drawn at random), on top of each unplayed foot afterwards.
 - :func:`determinize_american`: Modern American (``EXTENDED_SET_RULES``): as the Classic
   determinization, and the face-down bonus cards of every seat (its own too: the observation shows
   only their number) are dealt from the unseen cards. The turn card and the dead ranks need no
@@ -114,6 +116,9 @@ def _classic_dict(obs: Observation, rng: random.Random, feet: bool) -> tuple[dic
     seen: list[int] = hand + pile + [c for side in melds for _, cs in side for c in cs]
     seen += [c for side in books for _, cs in side for c in cs]
     seen += [c for r in red_threes + removed for c in r] + [c for k in known for c in k]
+    if feet and "pass_shown" in obs:  # the hand-passing deal's turned-up cards: dealt by determinize_feet
+        seen += [parse_card(c) for piles in obs["pass_shown"] for c in piles]
+        seen += [parse_card(c) for c in obs["foot_shown"] if c is not None]
     pool = _unseen_pool(base, seen, rng)
     # threes laid out on sight (red ones; all of them in American) are never held in a hand
     laid_out = [c for c in pool if base._laid_out[c]]
@@ -301,7 +306,25 @@ def determinize_feet(obs: Observation, rng: random.Random, legal: list[Action] |
         del pool[:n]
         return got
 
-    d["feet"] = [take(n) for n in obs["foot_sizes"]]
+    passing = "pass_shown" in obs  # Hand and Foot's hand-passing deal: turned-up cards are public
+    tops: list[int | None] = [None if c is None else parse_card(c) for c in obs["foot_shown"]] if passing else []
+    shown = [[parse_card(c) for c in piles] for piles in obs["pass_shown"]] if passing else []
+    if passing:
+        v0: Any = base.variant
+        # each seat's two piles (during the phase 'pass'), the turned-up card on top (last)
+        d["passing"] = [[[*take(v0.hand_size - 1), piles[0]], [*take(v0.foot_size - 1), piles[1]]] if piles else []
+                        for piles in shown]
+        # the other seats' choices are hidden until all have chosen: a seat that has chosen gets either pile
+        dealer, actor = obs["dealer"], obs["actor"]
+        chosen = {(dealer + 1 + i) % players for i in range((actor - dealer - 1) % players)} \
+            if obs["phase"] == "pass" else set(range(players))
+        d["kept"] = [k if k is not None else (rng.choice((1, 2)) if s in chosen else 0)
+                     for s, k in enumerate(obs["kept"])]
+        d["feet"] = [[*take(n - 1), c] if c is not None else take(n)
+                     for n, c in zip(obs["foot_sizes"], tops, strict=True)]
+        d["foot_shown"] = tops
+    else:
+        d["feet"] = [take(n) for n in obs["foot_sizes"]]
     d["in_foot"] = list(obs["in_foot"])
     if "knee_sizes" in obs:
         d["knees"] = [take(n) for n in obs["knee_sizes"]]

@@ -1,0 +1,144 @@
+"""A linear value of a Classic-family position: the expected hand margin of one side.
+
+ExpertPlayer's search can stop its rollouts after a few actions and score the position with
+this value instead of playing the hand out (``leaf="value"``): a rollout to the end of the
+hand varies with the draws by hundreds of points, a short rollout plus a value far less.
+
+The value is linear in features of the *full* position (the sampled worlds of the search
+are full positions), each the side's figure minus the opponents' mean: melded points,
+natural and mixed canastas, melds of five or six and of three or four cards, points, cards,
+wild cards and pairs in the side's hands, red threes, whether the side has opened, has a
+canasta, and has a canasta with a player down to three cards or fewer, and red threes
+held by a side that has not opened; and the pile's size, signed by whose turn it is, alone
+and when frozen. Its weights are fitted by least squares to the final hand margins
+(the side's hand score minus the opponents') of hands played by BasicPlayer with the
+expert's style at every seat, at every start of a turn: ``python -m canasta.players.value
+--hands 3000 --seed 0`` prints them (the constant below was made by that command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+
+import numpy as np
+
+from canasta.cards import JOKER
+from canasta.engine.game import Game
+from canasta.players.basic import BasicPlayer, BasicStyle
+
+_WILDS = (JOKER, 8, 9, 10, 11)
+
+#: the features' names, in order (side figures are the side's minus the opponents' mean)
+FEATURES = (
+    "melded_points", "natural_canastas", "mixed_canastas", "melds_5_6", "melds_3_4",
+    "hand_points", "hand_cards", "hand_wilds", "hand_pairs", "red_threes", "opened",
+    "has_canasta", "canasta_and_short_hand", "red_threes_unopened",
+    "pile_to_move", "frozen_pile_to_move",
+)
+
+#: fitted by ``python -m canasta.players.value --hands 3000 --seed 0`` (see the module docstring)
+WEIGHTS: tuple[float, ...] = (
+    1.404, 427.57, 223.43, 67.043, 26.573, 0.423, -9.468, 84.894, 28.845, 125.408, 7.35,
+    -4.733, 39.621, -18.604, 5.566, -2.2,
+)  # R^2 on 500 fresh hands: 0.435
+
+
+def supports(game: Game) -> bool:
+    """The value is fitted to Classic's family of set variants (no feet, ids or American rules)."""
+    return not (game._feet or game._ids or game._xr or game._ct)
+
+
+def _side_figures(game: Game, side: int) -> list[float]:
+    values = game.variant.values
+    melds = game.melds[side].values()
+    sizes = [len(m.cards) for m in melds]
+    melded = float(sum(values[c] for m in melds for c in m.cards))
+    natural = sum(1 for m in melds if len(m.cards) >= 7 and m.wilds == 0)
+    mixed = sum(1 for m in melds if len(m.cards) >= 7 and m.wilds > 0)
+    points = cards = wilds = pairs = 0
+    shortest = 99
+    for seat in range(game.num_players):
+        if game.side_of(seat) != side:
+            continue
+        hand = game.hands[seat]
+        n = sum(hand)
+        cards += n
+        shortest = min(shortest, n)
+        points += sum(values[c] * k for c, k in enumerate(hand) if k)
+        wilds += sum(hand[c] for c in _WILDS)
+        pairs += sum(1 for r in range(4, 15) if hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3] >= 2)
+    red = len(game.red_threes[side])
+    opened = 1.0 if game.opened[side] else 0.0
+    canasta = 1.0 if natural + mixed else 0.0
+    return [melded, natural, mixed, sum(1 for n in sizes if 5 <= n <= 6), sum(1 for n in sizes if n <= 4),
+            points, cards, wilds, pairs, red, opened, canasta, canasta * (shortest <= 3), red * (1.0 - opened)]
+
+
+def features(game: Game, side: int) -> list[float]:
+    """:data:`FEATURES` of ``game`` for ``side``."""
+    own = _side_figures(game, side)
+    others = [_side_figures(game, s) for s in range(game.num_sides) if s != side]
+    diff = [o - sum(f[i] for f in others) / len(others) for i, o in enumerate(own)]
+    to_move = 1.0 if game.side_of(game.actor) == side else -1.0
+    pile = len(game.pile) * to_move
+    return [*diff, pile, pile if game.frozen else 0.0]
+
+
+def value(game: Game, side: int, weights: Sequence[float] = WEIGHTS) -> float:
+    """The expected hand margin of ``side`` (its hand score minus the opponents' mean)."""
+    return float(np.dot(weights, features(game, side)))
+
+
+def samples(hands: int, seed: int, style: BasicStyle, variant: str = "classic",
+            players: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Features at every start of a turn of ``hands`` one-hand games, and the final margins."""
+    player = BasicPlayer(style=style)
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    for h in range(hands):
+        game = Game(variant, players, f"value/{seed}/{h}")
+        seen: list[list[list[float]]] = []
+        while not game.is_over and game.hand_no == 1:
+            if game.phase == "draw":
+                seen.append([features(game, s) for s in range(game.num_sides)])
+            game.push(player.choose(game.observation(game.actor), game.legal_actions()))
+        totals = [s["total"] for s in game.hand_results[0]["sides"]]
+        for per_side in seen:
+            for s, f in enumerate(per_side):
+                others = [t for i, t in enumerate(totals) if i != s]
+                xs.append(f)
+                ys.append(totals[s] - sum(others) / len(others))
+    return np.array(xs, dtype=float), np.array(ys, dtype=float)
+
+
+def fit(hands: int, seed: int, style: BasicStyle, fresh: int = 500) -> tuple[list[float], float]:
+    """Least-squares weights over ``hands`` hands, and R^2 on ``fresh`` other hands."""
+    x, y = samples(hands, seed, style)
+    weights, *_ = np.linalg.lstsq(x, y, rcond=None)
+    return [round(float(w), 3) for w in weights], r_squared(weights, seed + 1, fresh)
+
+
+def r_squared(weights: Sequence[float], seed: int, hands: int = 500) -> float:
+    """The share of the variance of final hand margins the value explains, on fresh hands."""
+    from canasta.players.expert import EXPERT_STYLE
+
+    x, y = samples(hands, seed, EXPERT_STYLE)
+    residual = y - x @ np.asarray(weights, dtype=float)
+    return float(1.0 - residual.var() / y.var())
+
+
+def main() -> None:  # pragma: no cover - the command that made WEIGHTS
+    from canasta.players.expert import EXPERT_STYLE
+
+    parser = argparse.ArgumentParser(description="fit the linear value of Classic positions")
+    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    weights, r2 = fit(args.hands, args.seed, EXPERT_STYLE)
+    print(json.dumps({"features": FEATURES, "weights": weights, "r2_fresh_hands": round(r2, 3)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
