@@ -43,9 +43,11 @@ def test_fit_returns_one_weight_per_feature() -> None:
     assert len(weights) == len(FEATURES) and r2 > 0.0
 
 
-def test_value_only_for_the_classic_family() -> None:
-    assert supports(Game("classic", 4, 0)) and supports(Game("classic", 2, 0))
-    assert not any(supports(Game(v, 4, 0)) for v in ("american", "hand-and-foot", "samba", "burraco"))
+def test_value_only_where_it_was_fitted() -> None:
+    """Fitted on 4-player Classic: other tables and variants score differently and roll out."""
+    assert supports(Game("classic", 4, 0))
+    assert not supports(Game("classic", 2, 0)) and not supports(Game("classic", 3, 0))
+    assert not any(supports(Game(v, 4, 0)) for v in ("uruguayan", "american", "hand-and-foot", "samba", "burraco"))
 
 
 def test_expert_with_value_leaves_is_legal_and_deterministic() -> None:
@@ -61,3 +63,16 @@ def test_expert_with_value_leaves_is_legal_and_deterministic() -> None:
         choice = a.choose(obs, legal)
         assert choice in legal and b.choose(obs, legal) == choice
         game.apply(choice if rng.random() < 0.8 else rng.choice(legal))
+
+
+
+def test_default_expert_spends_the_value_leaf_on_more_worlds() -> None:
+    """Short rollouts scored by the value cost less than full ones, so by default 4-player Classic
+    samples VALUE_WORLDS worlds, other tables and full rollouts WORLDS; a given ``worlds`` wins."""
+    from canasta.players.expert import VALUE_WORLDS, WORLDS
+
+    four, two, samba = (Game(v, n, 0).observation(0) for v, n in (("classic", 4), ("classic", 2), ("samba", 4)))
+    assert ExpertPlayer().world_budget(four) == VALUE_WORLDS > WORLDS
+    assert ExpertPlayer().world_budget(two) == ExpertPlayer().world_budget(samba) == WORLDS
+    assert ExpertPlayer(leaf="rollout").world_budget(four) == WORLDS
+    assert ExpertPlayer(worlds=5).world_budget(four) == ExpertPlayer(worlds=5).world_budget(two) == 5

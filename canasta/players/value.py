@@ -45,9 +45,15 @@ WEIGHTS: tuple[float, ...] = (
 )  # R^2 on 500 fresh hands: 0.435
 
 
+def supports_table(variant: str, players: int) -> bool:
+    """The value is fitted to, and measured on, Classic with four players in partnerships; other
+    variants and tables score differently (their rollouts are played out)."""
+    return variant == "classic" and players == 4
+
+
 def supports(game: Game) -> bool:
-    """The value is fitted to Classic's family of set variants (no feet, ids or American rules)."""
-    return not (game._feet or game._ids or game._xr or game._ct)
+    """:func:`supports_table` for ``game``."""
+    return supports_table(game.variant.name, game.num_players)
 
 
 def _side_figures(game: Game, side: int) -> list[float]:
