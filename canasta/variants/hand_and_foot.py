@@ -11,6 +11,13 @@ picked up when the hand is played out, melds that close into books at seven card
 meld of that rank may then begin), the pile taken seven cards at a time, going out with
 required books, minimums by round, and a fixed number of hands per game.
 docs/variants/hand-and-foot.md lists every rule with its sentence, and what is not implemented.
+
+Teams of three (table rule ``team_size`` 3, 6 players only): two sides, seat mod 2 (0-2-4 against
+1-3-5). Neither text has them; the engine reads the rules for two with "partners" for "partner":
+"May I go out?" is asked of one partner, the next teammate in turn order (seat + 2, :meth:`partner_of`),
+whose answer binds the side; ``partner_in_foot`` needs every teammate in the foot (Encyclopedia: 'A team
+may not go out until each member has played one card from the second hand'; the engine reads the side
+from ``teammates_of``); ``partner_in_hand_penalty`` is paid for each teammate still in the hand.
 """
 
 from __future__ import annotations
@@ -154,7 +161,8 @@ class HandAndFoot(Classic):
         "piles that close at seven, and two clean, two dirty and one wild pile to go out; four hands a game."
     )
     #: 4: two partnerships; 6 and 8: three or four teams of two (Encyclopedia: 'played by teams of two players
-    #: (usually two teams, but it also works with three or four teams)'); 2 and 3: players alone
+    #: (usually two teams, but it also works with three or four teams)'), or with 6 two teams of three (table
+    #: rule team_size 3); 2 and 3: players alone
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 6, 8)
     options: ClassVar[dict[str, Option]] = HAND_AND_FOOT_OPTIONS
     fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
