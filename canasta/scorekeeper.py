@@ -28,6 +28,7 @@ from canasta.engine.game import WILD_RANK
 from canasta.errors import CanastaError, NotationError, ScoreInputError
 from canasta.scoring import score_side, settlement_lines
 from canasta.variants import find_variant
+from canasta.variants.base import Variant
 from canasta.variants.classic import Classic
 
 #: Bicycle: 'Failure to declare receipt of a red three ... results in a 500 point
@@ -136,21 +137,40 @@ def _players(teams: list[Any], declared: Any) -> int:
     shape = [len(t["hands"]) for t in teams]
     if len(teams) in (2, 3, 4) and all(n == 2 for n in shape):
         players = 2 * len(teams)  # partnerships (3 or 4 teams of two: Hand and Foot with 6 or 8 players)
+    elif len(teams) == 2 and all(n == 3 for n in shape):
+        players = 6  # two teams of three (Hand and Foot with the table rule team_size 3)
     elif len(teams) in (2, 3) and all(n == 1 for n in shape):
         players = len(teams)
     else:
         raise ScoreInputError(
             "cannot tell the number of players from the teams: give 2 teams with 2 hands each (4 players in "
-            "partnerships; 3 or 4 such teams where the variant allows 6 or 8 players), or 2 or 3 entries with 1 hand each (2 or 3 players playing alone); got "
-            f"{len(teams)} entries with {', '.join(map(str, shape))} hand(s)")
+            "partnerships; 3 or 4 such teams where the variant allows 6 or 8 players; 2 teams with 3 hands each "
+            "for Hand and Foot's teams of three), or 2 or 3 entries with 1 hand each (2 or 3 players playing "
+            f"alone); got {len(teams)} entries with {', '.join(map(str, shape))} hand(s)")
     if declared is not None:
         if not isinstance(declared, int) or isinstance(declared, bool):
             raise ScoreInputError(f"'players' must be a whole number, not {_type_name(declared)}")
         if declared != players:
             how = (f"{declared} players are {declared // 2} teams listing 2 hands each" if declared >= 4
                    else f"{declared} players are {declared} entries listing 1 hand each")
+            if declared == 6:
+                how += ", or 2 teams listing 3 hands each (Hand and Foot's team_size 3)"
             raise ScoreInputError(f"'players' says {declared}, but the teams describe {players} players ({how})")
     return players
+
+
+def _check_sides(v: Variant, teams: list[Any]) -> None:
+    """The entries of ``teams`` are the variant's sides: with 6 players Hand and Foot has three teams of two, or
+    two teams of three under the table rule team_size 3."""
+    if len(teams) == v.num_sides:
+        return
+    size = len(teams[0]["hands"])
+    if size == 3:
+        raise ScoreInputError(f"{len(teams)} teams listing 3 hands each are teams of three: give the table rule "
+                              "\"team_size\": 3 in 'rules'")
+    raise ScoreInputError(f"the table rules seat {v.num_players} players as {v.num_sides} teams, but 'teams' "
+                          f"lists {len(teams)} entries of {size} hands: with \"team_size\": 3 give 2 teams "
+                          "listing 3 hands each (without it, 3 teams listing 2 hands each)")
 
 
 def _bind(data: dict[str, Any], players: int) -> Classic:
@@ -424,6 +444,7 @@ def score_input(data: Any) -> dict[str, Any]:
                                   f"not {_type_name(t['hands'])}")
     players = _players(teams, data.get("players"))
     v = _bind(data, players)
+    _check_sides(v, teams)
     partnership = players >= 4
     if getattr(v, "CLASSIC_TURN", False):
         return _score_samba(v, teams, partnership)
@@ -687,8 +708,10 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
     """A readable score sheet: one column per side, one row per part of the score, then the totals."""
     teams_in: list[Any] = data.get("teams", []) if isinstance(data, dict) else []
     teams_out: list[dict[str, Any]] = result["teams"]
-    partnership = len(teams_out) in (2, 3, 4) and all(
-        isinstance(t, dict) and isinstance(t.get("hands"), list) and len(t["hands"]) == 2 for t in teams_in)
+    sizes = {len(t["hands"]) if isinstance(t, dict) and isinstance(t.get("hands"), list) else 0 for t in teams_in}
+    # teams of two (2, 3 or 4 of them) or two teams of three (Hand and Foot's team_size 3)
+    size = sizes.pop() if len(sizes) == 1 else 0
+    partnership = (size == 2 and len(teams_out) in (2, 3, 4)) or (size == 3 and len(teams_out) == 2)
     heads: list[str] = []
     for i in range(len(teams_out)):
         raw = teams_in[i] if i < len(teams_in) and isinstance(teams_in[i], dict) else {}
@@ -710,8 +733,8 @@ def render_sheet(data: Any, result: dict[str, Any]) -> str:
     variant = data.get("variant", "classic") if isinstance(data, dict) else "classic"
     with suppress(CanastaError):
         title = find_variant(str(variant)).title or title
-    players = 2 * len(teams_out) if partnership else len(teams_out)
-    how = f"{len(teams_out)} partnerships" if partnership else "each alone"
+    players = size * len(teams_out) if partnership else len(teams_out)
+    how = (f"{len(teams_out)} partnerships" + (" of three" if size == 3 else "")) if partnership else "each alone"
     out = [f"{title}: score of the hand, {players} players ({how})", ""]
     out.append(line("", heads))
     for key, label in zip(rows, labels, strict=True):

@@ -101,6 +101,8 @@ class TerminalGame:
             return "you"
         if self.game.variant.partner_of(self.seat) == s:
             return f"seat {s} (partner)"
+        if s in self.game.variant.teammates_of(self.seat):  # teams of three: the partner not asked
+            return f"seat {s} (teammate)"
         return f"seat {s}"
 
     def side_label(self, side: int) -> str:

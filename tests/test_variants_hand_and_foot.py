@@ -18,6 +18,7 @@ from canasta import Game
 from canasta.cards import format_card, parse_card
 from canasta.errors import OptionError
 from canasta.players.basic import BasicPlayer
+from canasta.variants import VARIANTS
 from tests.helpers import act, assert_illegal, cards, legal_texts, position
 
 V = "hand-and-foot"
@@ -28,7 +29,7 @@ def hpos(*, feet: Mapping[int, str] | None = None, in_foot: Sequence[bool] | Non
     """A Hand and Foot position: ``feet`` seat -> cards (default: 11 unnamed cards from the stock),
     ``books`` side -> closed piles (card strings)."""
     players = kw.get("players", 4)
-    sides = 2 if players == 4 else players
+    sides = VARIANTS[V](players, kw.get("rules")).num_sides  # team_size 3: two sides of three
     g = position(variant=V, feet=[[] for _ in range(players)], in_foot=[False] * players,
                  books=[[] for _ in range(sides)], **kw)
     d = g.to_dict()
@@ -930,6 +931,197 @@ def test_scorekeeper_three_teams_of_two():
     score_input(data | {"game": {"scores": [0, 0, 0], "hand": 1}})
     with pytest.raises(CanastaError):
         score_input(data | {"variant": "classic"})  # Classic has no 6-player game
+
+
+# ---------------------------------------------------------------- teams of three (option team_size)
+THREES = {"team_size": 3}
+#: seat 0 in the foot, able to go out with 9c left to discard; its teammates are seats 2 and 4
+THREES_OUT = {"players": 6, "rules": THREES, "hands": {0: "Ks Kh Kd 9c", 2: "8s 8h", 4: "7c 7d"}, "phase": "play",
+              "melds": {0: ["Qs Qh Qd"]}, "books": BOOKS}
+
+
+def test_two_teams_of_three_sides_and_partners():
+    """The Hand and Foot issue: 'Options from the encyclopedia's variations: ... 2-4 players and teams of three';
+    Encyclopedia: 'The number of decks used is typically one more than the number of players'. Six players in two
+    teams of three sit alternately, as partnerships do (seats 0, 2, 4 against 1, 3, 5)."""
+    g = Game(V, 6, 0, THREES)
+    v = g.variant
+    assert v.num_sides == 2 and len(g.scores) == 2 and len(g.books) == 2 and len(g.opened) == 2
+    assert [v.side_of(s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
+    assert [v.partner_of(s) for s in range(6)] == [2, 3, 4, 5, 0, 1]  # the next teammate in turn order
+    assert [v.teammates_of(s) for s in range(6)] == [(2, 4), (3, 5), (4, 0), (5, 1), (0, 2), (1, 3)]
+    assert len(v.deck()) == 7 * 54
+    obs = g.observation(3)
+    assert obs["side"] == 1 and obs["partner"] == 5 and len(obs["books_ready"]) == 2
+    # the default team_size 2 is unchanged: 6 players are three teams of two, 4 players two
+    assert Game(V, 6, 0).variant.num_sides == 3 and Game(V, 6, 0).variant.teammates_of(0) == (3,)
+    assert Game(V, 4, 0).variant.teammates_of(1) == (3,)
+    assert Game(V, 3, 0).variant.teammates_of(0) == ()
+    assert Game("classic", 4, 0).variant.teammates_of(0) == (2,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 8])
+def test_teams_of_three_need_six_players(players):
+    """'2-4 players and teams of three': two teams of three are six players; team_size 3 with any other number of
+    players is refused (OptionError), team_size 2 keeps that count's seating."""
+    with pytest.raises(OptionError, match="needs 6 players"):
+        Game(V, players, 0, THREES)
+    assert Game(V, players, 0, {"team_size": "2"}).variant.num_sides == (players if players < 4 else players // 2)
+    with pytest.raises(OptionError, match="team_size must be one of 2, 3"):
+        Game(V, 6, 0, {"team_size": 4})
+    with pytest.raises(OptionError, match="no table rule 'team_size'"):
+        Game("triple-play", 4, 0, THREES)
+
+
+def test_teams_of_three_going_out_needs_every_teammate_in_the_foot():
+    """Encyclopedia: 'A team may not go out until each member has played one card from the second hand'; Denexa:
+    'both players must have played at least part of one turn with their foot piles' (with three: all three)."""
+    for in_foot, waiting in (([True, False, True, False, False, False], "seat 4"),
+                             ([True, False, False, False, True, False], "seat 2"),
+                             ([True, False, False, False, False, False], "seat 2 and seat 4")):
+        g = hpos(**THREES_OUT, in_foot=in_foot)
+        act(g, "ask", "yes")
+        err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+        assert "all 3 partners" in err.message and f"({waiting} not yet" in err.message
+    g = hpos(**THREES_OUT, in_foot=[True, False, True, False, True, False])
+    act(g, "ask", "yes", "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0 and g.hand_no == 2
+    # the relaxation (partner_in_foot false) lets the side go out with both teammates in the hand
+    g = hpos(**{**THREES_OUT, "rules": {**THREES, "partner_in_foot": False}}, in_foot=[True] + [False] * 5)
+    act(g, "ask", "yes", "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_teams_of_three_ask_the_next_teammate():
+    """Denexa: 'the player wishing to go out must have received permission to go out from their partner' and
+    'The answer given is binding': with three partners the question goes to one of them, the next teammate in
+    turn order (on the player's left), and that answer binds the side."""
+    g = hpos(**THREES_OUT, in_foot=[True, False, True, False, True, False])
+    act(g, "ask")
+    assert g.phase == "answer" and g.actor == 2 and g.observation(4)["actor"] == 2
+    act(g, "no")
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "said no" in err.message
+    # seat 5 asks seat 1, round the table; a yes lets seat 5 go out
+    g = hpos(players=6, rules=THREES, hands={5: "Ks Kh Kd 9c"}, phase="play", turn=5, melds={1: ["Qs Qh Qd"]},
+             books={1: BOOKS[0]}, in_foot=[False, True, False, True, False, True])
+    act(g, "ask")
+    assert g.actor == 1
+    act(g, "yes", "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 5
+
+
+def test_teams_of_three_partner_in_hand_penalty_for_each_teammate():
+    """Encyclopedia: 'others allow you to go out even if your partner is still in their hand (though points in
+    their foot still count against you, possibly with an additional 100 point penalty)': with three, the penalty
+    for each teammate still in the hand."""
+    rules = {**THREES, "partner_in_foot": False, "partner_in_hand_penalty": 100}
+    pos = {**THREES_OUT, "hands": {0: "Ks Kh Kd 9c"}, "rules": rules, "permission": True, "asked": True}
+    for in_foot, penalty in (([True, False, False, False, False, False], -200),
+                             ([True, False, False, False, True, False], -100),
+                             ([True, False, True, False, True, False], None)):
+        g = hpos(**pos, in_foot=in_foot)
+        act(g, "meld Ks Kh Kd", "discard 9c")
+        assert g.hand_results[-1]["sides"][0]["items"].get("partner_in_hand") == penalty
+
+
+def test_teams_of_three_whole_games_of_basic_and_random_players():
+    """'The game ends after four hands have been played. The partnership with the highest score at that point is
+    the winner': seeded games of six basic (and random) players in two teams of three end, every player who goes
+    out has both teammates in the foot, the basic player asks 'May I go out?' only then; the games survive the
+    JSON round trip and replay from their records."""
+    from canasta.record import export_record, replay_record
+
+    g = Game(V, 6, 0, THREES)
+    basic = BasicPlayer(0)
+    asks = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        a = basic.choose(g.observation(g.actor), legal)
+        mates_in_foot = all(g.in_foot[m] for m in g.variant.teammates_of(g.turn))
+        results = len(g.hand_results)
+        if a.kind == "ask":
+            asks += 1
+            assert mates_in_foot, "the basic player asked with a teammate still in the hand"
+        g.apply(a)
+        if len(g.hand_results) > results and g.hand_results[-1]["went_out"] is not None:
+            assert mates_in_foot
+    assert len(g.hand_results) == 4 and asks
+    assert any(r["went_out"] is not None for r in g.hand_results)
+    assert g.card_count() == len(g.variant.deck())
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    assert replay_record(export_record(g)).to_json() == g.to_json()
+    g = Game(V, 6, 1, {**THREES, "hands_per_game": 1})
+    rng = random.Random(1)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+        assert g.card_count() == len(g.variant.deck())
+    assert replay_record(export_record(g)).to_json() == g.to_json()
+
+
+def test_teams_of_three_soak_and_terminal_game(monkeypatch):
+    """A short soak (every invariant at every step) of two teams of three, and `canasta play --players 6 --rule
+    team_size=3` through the prompt (the partner asked and the other teammate are labelled)."""
+    import io
+
+    from canasta.notation import format_action
+    from canasta.players import hint
+    from canasta.soak import run_soak
+    from canasta.tui import TerminalGame, run_play
+
+    result = run_soak(variant=V, players=6, hands=2, seed=0, rules=THREES)
+    assert result["failures"] == [] and result["hands"] >= 2
+    state: dict[str, Any] = {}
+
+    def typer_(prompt: str) -> str:
+        g = state["game"]
+        return format_action(hint(g.observation(0), g.legal_actions())[0])
+
+    real_run = TerminalGame.run
+
+    def run_and_capture(self: TerminalGame) -> None:
+        state["game"] = self.game
+        assert self.who(2) == "seat 2 (partner)" and self.who(4) == "seat 4 (teammate)" and self.who(1) == "seat 1"
+        real_run(self)
+
+    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
+    out = io.StringIO()
+    run_play(variant=V, players=6, seed=2, rules={**THREES, "hands_per_game": 1}, seat=0, load=None,
+             input_fn=typer_, output=out)
+    text = out.getvalue()
+    assert "side 0 (you, seat 2, seat 4)" in text
+    assert "End of hand 1" in text and "Game over" in text
+    assert "Not allowed" not in text and "Traceback" not in text
+
+
+def test_scorekeeper_two_teams_of_three():
+    """'2-4 players and teams of three' with Denexa's 'Each team scores the value of the cards it has melded, and
+    the value of cards held in hand is deducted': two entries listing three hands each are six players in two
+    teams of three (the table rule team_size 3), each third hand counting against its team."""
+    from pathlib import Path
+
+    from canasta.errors import ScoreInputError
+    from canasta.scorekeeper import render_sheet, score_input
+
+    path = Path(__file__).parent / "data" / "hand-and-foot-score.json"
+    data = json.loads(path.read_text())
+    two = [t["total"] for t in score_input(data)["teams"]]
+    data["teams"][0]["hands"].append(["5c"])
+    data["teams"][1]["hands"].append(["9d", "9c"])
+    with pytest.raises(ScoreInputError, match='"team_size": 3'):
+        score_input(data)  # without the table rule 6 players are three teams of two
+    data["rules"] = THREES
+    out = score_input(data | {"players": 6})
+    assert [t["total"] for t in out["teams"]] == [two[0] - 5, two[1] - 20]
+    assert out["game"]["scores"] == [1200 + two[0] - 5, 900 + two[1] - 20]
+    assert render_sheet(data, out).splitlines()[0] == \
+        "Hand and Foot: score of the hand, 6 players (2 partnerships of three)"
+    with pytest.raises(ScoreInputError, match="'players' says 4"):
+        score_input(data | {"players": 4})
+    three_pairs = json.loads(path.read_text())
+    three_pairs["teams"].append({"name": "Third", "melds": [["Jh", "Jd", "Js"]], "hands": [["5c"], ["9d", "9c"]]})
+    with pytest.raises(ScoreInputError, match="2 teams listing 3 hands each"):
+        score_input(three_pairs | {"rules": THREES})
 
 
 # ---------------------------------------------------------------- the hand-passing deal (option hand_passing)

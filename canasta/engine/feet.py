@@ -15,8 +15,9 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
 - **The pile** is taken by melding its top card with two cards from the hand (a wild
   top card needs two more of its kind); the top ``pile_take`` cards are taken (table rule
   ``pile_pickup``: seven, the whole pile, the whole pile in the foot only, or never).
-- **Going out** needs the variant's books (``book_kind``), the player in the foot, the
-  partner in the foot (``partner_in_foot``) and, by ``permission``, a yes to "may I go out?".
+- **Going out** needs the variant's books (``book_kind``), the player in the foot, every
+  teammate in the foot (``partner_in_foot``: the partner, or both partners in teams of
+  three, ``Variant.teammates_of``) and, by ``permission``, a yes to "may I go out?".
 - Minimums go by the hand's number (``round_minimum``); the game ends after
   ``hands_per_game`` hands.
 - **The hand-passing deal** (table rule ``hand_passing``): after the deal nobody holds cards;
@@ -78,6 +79,7 @@ class FootRules:
     red_threes: list[list[int]]
     _sides: list[int]
     _partners: list[int | None]
+    _mates: list[tuple[int, ...]]
     feet: list[list[int]]
     in_foot: list[bool]
     books: list[list[tuple[int, list[int]]]]
@@ -420,9 +422,16 @@ class FootRules:
             return "partner said no to 'may I go out?': you may not go out this turn"
         partner = self._partners[seat]
         if partner is not None:
-            if v.partner_in_foot and not self.in_foot[partner]:
-                return ("both partners must have played at least part of one turn with their foot piles "
-                        "to go out (Denexa 'Going out')")
+            # Teams of three (team_size 3): every teammate, not only the partner asked (Encyclopedia: 'A team
+            # may not go out until each member has played one card from the second hand')
+            mates = self._mates[seat]
+            if v.partner_in_foot and not all(self.in_foot[m] for m in mates):
+                if len(mates) == 1:
+                    return ("both partners must have played at least part of one turn with their foot piles "
+                            "to go out (Denexa 'Going out')")
+                waiting = " and ".join(f"seat {m}" for m in mates if not self.in_foot[m])
+                return (f"all {len(mates) + 1} partners must have played at least part of one turn with their "
+                        f"foot piles to go out ({waiting} not yet; Denexa 'Going out', Encyclopedia 'each member')")
             if v.permission == "required" and self.permission is not True:
                 return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
         books = self._ft_books(side, skip_open=book[0] if book is not None else None)
@@ -439,11 +448,14 @@ class FootRules:
     def _ft_going_out(self, seat: int) -> None:
         """Encyclopedia (option partner_in_hand_penalty, with partner_in_foot false): going out 'even if your
         partner is still in their hand (though points in their foot still count against you, possibly with an
-        additional 100 point penalty)'."""
+        additional 100 point penalty)'. With teams of three the penalty is paid once for each teammate
+        still in the hand (one item, ``partner_in_hand``)."""
         points = int(self.variant.partner_in_hand_penalty)
-        partner = self._partners[seat]
-        if points and partner is not None and not self.in_foot[partner]:
-            self.penalties[self._sides[seat]].append(("partner_in_hand", -points))
+        if not points or self._partners[seat] is None:
+            return
+        in_hand = sum(1 for m in self._mates[seat] if not self.in_foot[m])
+        if in_hand:
+            self.penalties[self._sides[seat]].append(("partner_in_hand", -points * in_hand))
 
     # ------------------------------------------------------------------ pile
     def _ft_take_actions(self) -> list[Action]:

@@ -177,6 +177,8 @@ class Game(IdMeldRules, FootRules):
         #: whom a seat may ask 'may I go out?' (None: nobody, or the variant does not offer asking)
         asks = getattr(v, "ASK_PERMISSION", True)
         self._partners = [self.variant.partner_of(s) if asks else None for s in range(players)]
+        #: the other seats of each seat's side (Hand and Foot: whose feet going out waits for)
+        self._mates = [self.variant.teammates_of(s) for s in range(players)]
         #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
         self._laid_out = [False] * NUM_CODES
         if not self._ids and not self._threes_ordinary:

@@ -13,7 +13,8 @@ heuristic, deterministic given the observation:
 - once open: natural cards onto melds, new natural melds, a meld of wild cards while
   the side lacks its wild piles, wild cards onto the wild meld, and wild cards onto a
   meld of four or more while dirty piles are missing;
-- in the foot, with the books made and the partner in the foot: ask to go out;
+- in the foot, with the books made and the partner (both, in teams of three) in the foot:
+  ask to go out;
 - discard the card the hand needs least: a black three, then a single card of the
   lowest value, a wild card only when nothing else is left.
 """
@@ -110,7 +111,11 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None) -
     need = obs["books_needed"]
     partner = obs["partner"]
     partner_needed = partner is not None and obs["rules"].get("partner_in_foot", True)
-    ready = obs["books_ready"][side] and obs["in_foot"][seat] and (not partner_needed or obs["in_foot"][partner])
+    # the side's other seats (sides are seat mod the number of sides): the partner, or two in teams of three
+    sides = len(obs["opened"])
+    mates = [s for s in range(obs["players"]) if s % sides == side and s != seat]
+    ready = obs["books_ready"][side] and obs["in_foot"][seat] and (
+        not partner_needed or all(obs["in_foot"][m] for m in mates))
     if ASK in by_kind and ready and obs["permission"] is None and len(obs["hand"]) <= 8:
         return by_kind[ASK][0], "our piles are made and we are both in the foot: may I go out?"
     melds = {m["rank"]: m for m in obs["melds"][side]}

@@ -108,9 +108,19 @@ class Variant:
         return seat % self.num_sides
 
     def partner_of(self, seat: int) -> int | None:
+        """The one seat asked "may I go out?" by ``seat`` (None: nobody to ask)."""
         if self.num_players == 4:
             return (seat + 2) % 4
         return None
+
+    def teammates_of(self, seat: int) -> tuple[int, ...]:
+        """The other seats of ``seat``'s side, in turn order from ``seat`` (empty for a player alone).
+
+        With teams of two this is the partner; with teams of three (Hand and Foot's ``team_size``) both
+        other players of the side, of whom :meth:`partner_of` is the one asked "may I go out?"."""
+        n = self.num_players
+        side = self.side_of(seat)
+        return tuple(s for s in ((seat + k) % n for k in range(1, n)) if self.side_of(s) == side)
 
     def describe_rules(self) -> dict[str, Any]:
         return dict(self.rules)

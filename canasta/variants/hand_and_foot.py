@@ -11,6 +11,13 @@ picked up when the hand is played out, melds that close into books at seven card
 meld of that rank may then begin), the pile taken seven cards at a time, going out with
 required books, minimums by round, and a fixed number of hands per game.
 docs/variants/hand-and-foot.md lists every rule with its sentence, and what is not implemented.
+
+Teams of three (table rule ``team_size`` 3, 6 players only): two sides, seat mod 2 (0-2-4 against
+1-3-5). Neither text has them; the engine reads the rules for two with "partners" for "partner":
+"May I go out?" is asked of one partner, the next teammate in turn order (seat + 2, :meth:`partner_of`),
+whose answer binds the side; ``partner_in_foot`` needs every teammate in the foot (Encyclopedia: 'A team
+may not go out until each member has played one card from the second hand'; the engine reads the side
+from ``teammates_of``); ``partner_in_hand_penalty`` is paid for each teammate still in the hand.
 """
 
 from __future__ import annotations
@@ -130,6 +137,12 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_choice", "dealt", "which of the two dealt piles is the hand: 'dealt' (the first pile) or "
            "'lowest_bottom' (the pile whose bottom card is lower; the other is the foot)",
            "Encyclopedia: 'The hand with the lowest bottom card is played first.'", ("dealt", "lowest_bottom")),
+    Option("team_size", 2, "players in a partnership: 2 (teams of two: two teams with 4 players, three or four "
+           "with 6 or 8) or 3 (two teams of three, with 6 players only; seats alternate, 0-2-4 against 1-3-5)",
+           "The project's Hand and Foot issue: '2-4 players and teams of three' (neither text has teams of three; "
+           "the Encyclopedia's 'played by teams of two players (usually two teams, but it also works with three "
+           "or four teams)' is the default); with three, the Encyclopedia's 'A team may not go out until each "
+           "member has played one card from the second hand'", (2, 3)),
     Option("hand_passing", False, "the hand-passing deal: the top card of each player's two dealt piles is turned "
            "up; each player, in turn from the dealer's left (the choices are hidden until all have chosen), keeps "
            "one as the foot (action 'keep 1' or 'keep 2') and passes the other to the player on the left, whose "
@@ -148,7 +161,8 @@ class HandAndFoot(Classic):
         "piles that close at seven, and two clean, two dirty and one wild pile to go out; four hands a game."
     )
     #: 4: two partnerships; 6 and 8: three or four teams of two (Encyclopedia: 'played by teams of two players
-    #: (usually two teams, but it also works with three or four teams)'); 2 and 3: players alone
+    #: (usually two teams, but it also works with three or four teams)'), or with 6 two teams of three (table
+    #: rule team_size 3); 2 and 3: players alone
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 6, 8)
     options: ClassVar[dict[str, Option]] = HAND_AND_FOOT_OPTIONS
     fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
@@ -174,12 +188,24 @@ class HandAndFoot(Classic):
     NATURAL_CANASTA: ClassVar[int] = 500
     MIXED_CANASTA: ClassVar[int] = 300
 
+    #: players in a partnership (table rule team_size; Triple Play has no such option: 2)
+    team_size: int = 2
+
     @property
     def num_sides(self) -> int:
-        """Teams of two: seats s and s + players/2 are partners (4, 6 or 8 players); 2 or 3 play alone."""
+        """Teams of two: seats s and s + players/2 are partners (4, 6 or 8 players); 2 or 3 play alone.
+        Teams of three (team_size 3, 6 players): two sides, seats 0, 2, 4 against 1, 3, 5."""
+        if self.team_size == 3:
+            return 2
         return self.num_players // 2 if self.num_players >= 4 else self.num_players
 
     def partner_of(self, seat: int) -> int | None:
+        """The partner asked "may I go out?". Teams of three: the texts ask one partner ("the player wishing
+        to go out must have received permission to go out from their partner"), so the question goes to the
+        next teammate in turn order, the one on the player's left (seat + 2); that answer binds the side as
+        with two. The other teammate is only in :meth:`teammates_of` (going out waits for both feet)."""
+        if self.team_size == 3:
+            return (seat + 2) % self.num_players
         if self.num_players >= 4:
             return (seat + self.num_players // 2) % self.num_players
         return None
@@ -216,6 +242,10 @@ class HandAndFoot(Classic):
         self.exact_deal_bonus: int = opt("exact_deal_bonus")
         self.hand_choice: str = opt("hand_choice")
         self.hand_passing: bool = opt("hand_passing")
+        self.team_size = int(opt("team_size"))
+        if self.team_size == 3 and self.num_players != 6:
+            raise OptionError(f"team_size=3 (two teams of three) needs 6 players, not {self.num_players}; "
+                              "with 4, 6 or 8 players the teams are of two (team_size=2)")
         if self.hand_passing and self.hand_choice != "dealt":
             raise OptionError("hand_passing and hand_choice=lowest_bottom both decide which pile is the hand: "
                               "choose one")
