@@ -35,7 +35,7 @@ from typing import Any
 from canasta.engine.game import Game
 from canasta.players import Player, get_player
 from canasta.players.basic import BasicPlayer, BasicStyle
-from canasta.players.expert import ExpertPlayer
+from canasta.players.expert import EXPERT_STYLE, ExpertPlayer
 
 Z95 = 1.959963984540054
 
@@ -62,14 +62,18 @@ def make_player(spec: str, seed: int | str) -> Player:
     for p in params:
         key, sep, value = p.partition("=")
         if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se", "discards",
-                                  "objective", "search", "leaf", "horizon"):
+                                  "objective", "search", "leaf", "horizon", "read_passes", "pass_danger"):
             raise ValueError(f"expert setting {p!r}: use worlds=N, max_rollouts=N, max_rollout=N, "
                              "seconds=S, margin_se=X, discards=N, objective=margin|win, search=all|key, "
-                             "leaf=rollout|value or horizon=N")
+                             "leaf=rollout|value, horizon=N, read_passes=0|1 or pass_danger=X")
         if key in ("objective", "search", "leaf"):
             kwargs[key] = value
-            continue
-        kwargs[key] = float(value) if key in ("seconds", "margin_se") else int(value)
+        elif key == "read_passes":
+            kwargs[key] = bool(int(value))
+        elif key == "pass_danger":  # the base and rollout style's weight for ranks the next player passed on
+            kwargs["style"] = dataclasses.replace(kwargs.get("style", EXPERT_STYLE), pass_danger=float(value))
+        else:
+            kwargs[key] = float(value) if key in ("seconds", "margin_se") else int(value)
     return ExpertPlayer(seed, **kwargs)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from canasta.cards import is_red_three
+from canasta.cards import JOKER, is_red_three, parse_card
 from canasta.engine.game import Game
 from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
 from canasta.players.expert import determinize
@@ -162,3 +162,80 @@ def test_key_search_leaves_the_opened_side_s_play_to_the_base_policy() -> None:
     action, reason = ExpertPlayer(worlds=2, search="key").decide(obs, legal)
     assert "sampled deals" not in reason and action in legal
     assert "sampled deals" in ExpertPlayer(worlds=2).decide(obs, legal)[1]
+
+
+def test_pile_passes_reads_who_passed_on_each_discard() -> None:
+    """Every Classic turn ends with one discard (Bicycle: "he completes his turn by discarding one card"),
+    so the pile since it was last taken is the discards in turn order, each the top card for the seat
+    after its thrower: that seat passed on it when it drew instead. Checked against the true game: the
+    card under the top lay on top when the seat before the actor drew; once the actor has drawn it has
+    passed on the top card too."""
+    from canasta.players.basic import pile_passes
+
+    game = Game("classic", 4, 5)
+    basic = get_player("basic")
+    read = 0
+    while not game.is_over and game.hand_no == 1:
+        obs = game.observation(game.actor)
+        if obs["phase"] in ("draw", "play") and len(obs["pile"]) >= 2:
+            passes = pile_passes(obs)
+            top, under = (parse_card(c) for c in obs["pile"][-1:-3:-1])
+            if obs["phase"] == "play" and not (top == JOKER or 8 <= top <= 15):  # wild cards and threes: nothing
+                assert top >> 2 in passes[game.actor]
+            if not (under == JOKER or 8 <= under <= 15):
+                assert under >> 2 in passes[(game.actor - 1) % 4]
+                read += 1
+        game.apply(basic.choose(obs, game.legal_actions()))
+    assert read > 5
+
+
+def test_card_reading_worlds_deal_no_pair_of_a_passed_rank() -> None:
+    """With read_passes the sampled worlds give no hidden hand a natural pair of a rank its seat passed on
+    (such a pair takes any pile: Bicycle "a natural pair ... matching the top card"), and still match the
+    observation card for card."""
+    from canasta.players.basic import pile_passes
+
+    rng = random.Random(5)
+    basic = get_player("basic")
+    constrained = 0
+    for seed in range(3):
+        game = Game("classic", 4, seed)
+        while not game.is_over and game.hand_no == 1:
+            obs = game.observation(game.actor)
+            if game.phase in ("draw", "play"):
+                world = determinize(obs, rng, read_passes=True)
+                assert world.observation(game.actor) == obs
+                for s, ranks in enumerate(pile_passes(obs)):
+                    if s == game.actor:
+                        continue
+                    known = [parse_card(c) for c in obs["known_hands"][s]]
+                    for r in ranks:
+                        if sum(1 for c in known if c >> 2 == r) < 2:
+                            assert sum(world.hands[s][4 * r:4 * r + 4]) <= 1, (s, r)
+                            constrained += 1
+            game.apply(basic.choose(obs, game.legal_actions()))
+    assert constrained > 50
+
+
+def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
+    """Bicycle "Strategies": discard what the next opponent can least use. A rank the next player passed
+    on (it lay on the pile when they drew) is unlikely to be paired in their hand: with the style's
+    pass_danger below 1 it is the cheaper discard; with 1 (not read) the other rank costs the same."""
+    from dataclasses import replace
+
+    from canasta.engine.actions import DISCARD, Action
+    from canasta.players.basic import BasicPlayer, BasicStyle
+
+    obs = Game("classic", 4, 1).observation(0)
+    hand = ["9h", "10d", "4c", "4d"]
+    # seat 0 to play (it drew): the pile's top was on top for seat 0 itself, the card under it when seat 3
+    # drew, the next one for seat 2, and the bottom card, thrown by seat 0 a round ago, for seat 1 (the
+    # next player). A 9 and a 10 are seen once each besides the hand, so only the reading tells them apart.
+    legal = [Action(DISCARD, (parse_card(c),)) for c in ("9h", "10d")]
+    plain = BasicPlayer(style=BasicStyle())
+    reading = BasicPlayer(style=replace(BasicStyle(), pass_danger=0.1))
+    for bottom, other, safer in (("10c", "9s", "10d"), ("9s", "10c", "9h")):
+        obs.update(phase="play", turn=0, hand=hand, pile=[bottom, "5c", other, "6d"], pile_size=4, pile_top="6d",
+                   frozen=False, opened=[True, True], melds=[[], []])
+        assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
+        assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), bottom

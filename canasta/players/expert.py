@@ -67,7 +67,7 @@ from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players import value as position_value
 from canasta.players.base import Observation
-from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards
+from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.worlds import determinizer_for
 from canasta.scoring import score_meld_side
 from canasta.variants import find_variant
@@ -98,13 +98,40 @@ SEARCH = "all"
 LEAVES = ("rollout", "value")
 LEAF = "value"  # measured: 60.4% against BasicPlayer over 400 games, the full rollouts 53.1%
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
+#: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
+READ_PASSES = True
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
-EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0)
+EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
 
 
-def determinize(obs: Observation, rng: random.Random) -> Game:
-    """A full position consistent with ``obs``: unseen cards dealt at random.
+def _respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],
+                    rng: random.Random) -> None:
+    """Card reading: a seat that passed on a rank (basic.pile_passes) gets at most one natural of it in
+    a sampled hand; a dealt card that would make the pair is swapped for a random card of the rest of the
+    pool (which becomes the stock) of a rank the seat did not pass on. Cards the seat is known to hold stay."""
+    def rank_of(c: int) -> int:
+        return -1 if c == JOKER or 8 <= c <= 15 else c >> 2  # wild cards and threes: no rank to read
+
+    for r in passed:
+        held = sum(1 for c in known if rank_of(c) == r)
+        for i, c in enumerate(dealt):
+            if rank_of(c) != r:
+                continue
+            held += 1
+            if held < 2:
+                continue
+            spare = [j for j, d in enumerate(pool) if rank_of(d) not in passed]
+            if not spare:
+                return
+            j = rng.choice(spare)
+            dealt[i], pool[j] = pool[j], c
+            held -= 1
+
+
+def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
+    """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
+    hidden hand holds a natural pair of a rank its seat passed on: :func:`_respect_passes`).
 
     Raises CanastaError (or ValueError) if the observation cannot be completed.
     """
@@ -142,6 +169,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     pool = [c for c in range(NUM_CODES) if c not in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
     hands: list[list[int]] = []
+    passed = pile_passes(obs) if read_passes else None
     for s in range(players):
         if s == seat:
             hands.append(hand)
@@ -149,8 +177,11 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
             n = obs["hand_sizes"][s] - len(known[s])
             if n > len(pool):
                 raise ValueError("too few unseen cards for the hidden hands")
-            hands.append(known[s] + pool[:n])
+            dealt = pool[:n]
             del pool[:n]
+            if passed is not None and passed[s]:
+                _respect_passes(dealt, known[s], passed[s], pool, rng)
+            hands.append(known[s] + dealt)
     pool += [c for c in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
     stock_size: int = obs["stock_size"]
@@ -306,7 +337,7 @@ class ExpertPlayer:
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
                  margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
-                 leaf: str = LEAF, horizon: int = HORIZON) -> None:
+                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES) -> None:
         self.seed = seed
         self.worlds = None if worlds is None else max(1, worlds)  # None: VALUE_WORLDS or WORLDS
         self.max_rollouts = max(1, max_rollouts)
@@ -325,6 +356,7 @@ class ExpertPlayer:
             raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
         self.leaf = leaf
         self.horizon = max(0, horizon)
+        self.read_passes = read_passes
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -340,7 +372,8 @@ class ExpertPlayer:
         if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
             deal = partial(family, legal=legal)
         else:
-            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else determinize
+            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else partial(
+                determinize, read_passes=self.read_passes)
         # the hand-passing deal (Hand and Foot): BasicPlayer's choice, no search (nobody holds cards yet)
         if len(legal) == 1 or obs["phase"] in ("answer", "pass") or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
