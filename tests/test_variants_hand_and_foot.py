@@ -347,11 +347,10 @@ def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
         score_input(data)
 
 
-@pytest.mark.parametrize("passing", [False, True])
-def test_terminal_game_plays_hand_and_foot(monkeypatch, passing):
-    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input (with the
-    hand-passing deal: the turned-up cards and the prompt to keep a foot; the others' choices shown only once
-    all have chosen)."""
+def play_terminal_by_hints(monkeypatch: Any, players: int, rules: dict[str, Any],
+                           check: Any = None) -> str:
+    """`canasta play` (seat 0, seed 2) through the prompt with the hint as every input; ``check`` sees the
+    TerminalGame before it runs. The text the player saw."""
     import io
 
     from canasta.notation import format_action
@@ -368,13 +367,23 @@ def test_terminal_game_plays_hand_and_foot(monkeypatch, passing):
 
     def run_and_capture(self: TerminalGame) -> None:
         state["game"] = self.game
+        if check is not None:
+            check(self)
         real_run(self)
 
     monkeypatch.setattr(TerminalGame, "run", run_and_capture)
     out = io.StringIO()
+    run_play(variant=V, players=players, seed=2, rules=rules, seat=0, load=None, input_fn=typer_, output=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("passing", [False, True])
+def test_terminal_game_plays_hand_and_foot(monkeypatch, passing):
+    """`canasta play --variant hand-and-foot`: a whole game through the prompt, with hints as input (with the
+    hand-passing deal: the turned-up cards and the prompt to keep a foot; the others' choices shown only once
+    all have chosen)."""
     rules = {"hands_per_game": 1, **(PASSING if passing else {})}
-    run_play(variant=V, players=4, seed=2, rules=rules, seat=0, load=None, input_fn=typer_, output=out)
-    text = out.getvalue()
+    text = play_terminal_by_hints(monkeypatch, 4, rules)
     assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
     if passing:
         assert "Turned up (pile 1 / pile 2)" in text and "Keep a pile as your foot" in text
@@ -1062,33 +1071,15 @@ def test_teams_of_three_whole_games_of_basic_and_random_players():
 def test_teams_of_three_soak_and_terminal_game(monkeypatch):
     """A short soak (every invariant at every step) of two teams of three, and `canasta play --players 6 --rule
     team_size=3` through the prompt (the partner asked and the other teammate are labelled)."""
-    import io
-
-    from canasta.notation import format_action
-    from canasta.players import hint
     from canasta.soak import run_soak
-    from canasta.tui import TerminalGame, run_play
 
     result = run_soak(variant=V, players=6, hands=2, seed=0, rules=THREES)
     assert result["failures"] == [] and result["hands"] >= 2
-    state: dict[str, Any] = {}
 
-    def typer_(prompt: str) -> str:
-        g = state["game"]
-        return format_action(hint(g.observation(0), g.legal_actions())[0])
+    def labels(game: Any) -> None:
+        assert game.who(2) == "seat 2 (partner)" and game.who(4) == "seat 4 (teammate)" and game.who(1) == "seat 1"
 
-    real_run = TerminalGame.run
-
-    def run_and_capture(self: TerminalGame) -> None:
-        state["game"] = self.game
-        assert self.who(2) == "seat 2 (partner)" and self.who(4) == "seat 4 (teammate)" and self.who(1) == "seat 1"
-        real_run(self)
-
-    monkeypatch.setattr(TerminalGame, "run", run_and_capture)
-    out = io.StringIO()
-    run_play(variant=V, players=6, seed=2, rules={**THREES, "hands_per_game": 1}, seat=0, load=None,
-             input_fn=typer_, output=out)
-    text = out.getvalue()
+    text = play_terminal_by_hints(monkeypatch, 6, {**THREES, "hands_per_game": 1}, check=labels)
     assert "side 0 (you, seat 2, seat 4)" in text
     assert "End of hand 1" in text and "Game over" in text
     assert "Not allowed" not in text and "Traceback" not in text

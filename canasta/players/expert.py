@@ -41,7 +41,11 @@ reproducible.
 
 The sampled worlds keep what the seat has seen: cards another seat took with the
 pile (or got back by retracting a meld) and still holds (``known_hands``) stay in
-that seat's sampled hand; only the rest is dealt at random.
+that seat's sampled hand; only the rest is dealt at random. In the Classic family they
+also read the pile (``read_passes``, on by default): a seat that drew while a card lay
+on top of the pile is dealt no natural pair of its rank (:func:`canasta.players.basic.pile_passes`),
+and the base style weighs the risk of feeding the next player a rank it passed on at a
+quarter (``pass_danger``).
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
