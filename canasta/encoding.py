@@ -443,78 +443,129 @@ def _describe_id_index(index: int, variant: str = "burraco") -> str:
 
 # ------------------------------------------------------------------ observations
 PHASES = ("draw", "play", "answer", "over")
-#: (name, length) of each block of the observation vector, in order.
-OBS_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", NUM_CODES),              # own hand: copies of each card code
-    ("pile", NUM_CODES),              # discard pile: copies of each card code
-    ("pile_top", NUM_CODES),          # one-hot top card of the pile
-    ("hand_sizes", MAX_SEATS),        # cards in each hand / 20, seats relative to own (own first)
-    ("actor", MAX_SEATS),             # one-hot seat to act, relative to own
-    ("phase", len(PHASES)),           # one-hot phase
-    ("meld_naturals", MAX_SIDES * 16),  # per side (own first) and meld rank 0..15: naturals / 7
-    ("meld_wilds", MAX_SIDES * 16),     # per side and meld rank: wild cards / 7
-    ("red_threes", MAX_SIDES),        # per side: red threes laid out / 4
-    ("opened", MAX_SIDES),            # per side: has made its initial meld
-    ("minimum", MAX_SIDES),           # per side: initial-meld minimum / 100
-    ("scores", MAX_SIDES),            # per side: game score / 5000
-    ("misc", 8),                      # stock/100, pile size/100, frozen, pending value/100,
-                                      # asked, permission yes, permission no, partnership game
-)
-OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
-#: Hand and Foot (variants with ``FEET``): blocks after :data:`OBS_LAYOUT`.
-FEET_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("foot_sizes", MAX_SEATS),        # cards in each seat's unplayed foot (and knee) / 11, relative to own
-    ("in_foot", MAX_SEATS),           # per seat, relative to own: playing from the foot
-    ("books", MAX_SIDES * 3),         # per side (own first): clean, dirty, wild piles closed / 5
-)
-FEET_OBS_SIZE = OBS_SIZE + sum(n for _, n in FEET_OBS_LAYOUT)
+
+
+def obs_slots(players: int | None = None) -> tuple[int, int]:
+    """(seat slots, side slots) of the observation vector of a table of ``players``.
+
+    :data:`MAX_SEATS` and :data:`MAX_SIDES` (4 and 4) for every table of at most four players (``None``
+    too), so those vectors never change; a larger table (Hand and Foot's 6 or 8 players) has a slot per
+    seat, and per side up to ``players // 2`` (such tables play in teams of two or three): 6 players keep 4
+    side slots (three teams of two, or two of three), 8 players too (four teams of two)."""
+    if players is None or players <= MAX_SEATS:
+        return MAX_SEATS, MAX_SIDES
+    return players, max(MAX_SIDES, players // 2)
+
+
+def obs_layout(players: int | None = None) -> tuple[tuple[str, int], ...]:
+    """(name, length) of each block of the observation vector, in order, for a table of ``players``
+    (:func:`obs_slots`; :data:`OBS_LAYOUT` is the layout of every table of at most four players)."""
+    seats, sides = obs_slots(players)
+    return (
+        ("hand", NUM_CODES),            # own hand: copies of each card code
+        ("pile", NUM_CODES),            # discard pile: copies of each card code
+        ("pile_top", NUM_CODES),        # one-hot top card of the pile
+        ("hand_sizes", seats),          # cards in each hand / 20, seats relative to own (own first)
+        ("actor", seats),               # one-hot seat to act, relative to own
+        ("phase", len(PHASES)),         # one-hot phase
+        ("meld_naturals", sides * 16),  # per side (own first) and meld rank 0..15: naturals / 7
+        ("meld_wilds", sides * 16),     # per side and meld rank: wild cards / 7
+        ("red_threes", sides),          # per side: red threes laid out / 4
+        ("opened", sides),              # per side: has made its initial meld
+        ("minimum", sides),             # per side: initial-meld minimum / 100
+        ("scores", sides),              # per side: game score / 5000
+        ("misc", 8),                    # stock/100, pile size/100, frozen, pending value/100,
+                                        # asked, permission yes, permission no, partnership game
+    )
+
+
+def feet_obs_layout(players: int | None = None) -> tuple[tuple[str, int], ...]:
+    """Hand and Foot (variants with ``FEET``): blocks after :func:`obs_layout`."""
+    seats, sides = obs_slots(players)
+    return (
+        ("foot_sizes", seats),          # cards in each seat's unplayed foot (and knee) / 11, relative to own
+        ("in_foot", seats),             # per seat, relative to own: playing from the foot
+        ("books", sides * 3),           # per side (own first): clean, dirty, wild piles closed / 5
+    )
+
+
 #: Card kinds of a turned-up card in :data:`PASS_OBS_LAYOUT`: 0 joker, 1 two, 2 black three, 3 red three,
 #: 4..14 the natural ranks 4..A.
 PASS_KINDS = 15
-#: Hand and Foot (variants offering the table rule ``hand_passing``): blocks after :data:`FEET_OBS_LAYOUT`,
-#: zero unless the option is on. The phase 'pass' has no place in the one-hot ``phase`` block (whose length
-#: every variant shares): its flag is here.
-PASS_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("pass_phase", 1),                      # the hand-passing deal: seats are choosing their feet
-    ("pass_shown", MAX_SEATS * 2 * PASS_KINDS),  # per seat (relative to own) and pile 1, 2: turned-up card kind
-    ("kept", MAX_SEATS * 2),                # per seat: pile kept as foot, one-hot (own at once, others once all chose)
-    ("foot_shown", MAX_SEATS * PASS_KINDS),  # per seat: kind of the turned-up top card of its unplayed foot
-)
+
+
+def pass_obs_layout(players: int | None = None) -> tuple[tuple[str, int], ...]:
+    """Hand and Foot (variants offering the table rule ``hand_passing``): blocks after
+    :func:`feet_obs_layout`, zero unless the option is on. The phase 'pass' has no place in the one-hot
+    ``phase`` block (whose length every variant shares): its flag is here."""
+    seats, _ = obs_slots(players)
+    return (
+        ("pass_phase", 1),                    # the hand-passing deal: seats are choosing their feet
+        ("pass_shown", seats * 2 * PASS_KINDS),  # per seat (relative to own) and pile 1, 2: turned-up card kind
+        ("kept", seats * 2),                  # per seat: pile kept as foot, one-hot (own at once, others once all chose)
+        ("foot_shown", seats * PASS_KINDS),   # per seat: kind of the turned-up top card of its unplayed foot
+    )
+
+
+def xr_obs_layout(players: int | None = None) -> tuple[tuple[str, int], ...]:
+    """Modern American (variants with ``EXTENDED_SET_RULES``): blocks after :func:`obs_layout`."""
+    seats, _ = obs_slots(players)
+    return (
+        ("bonus_cards", seats),         # face-down bonus cards each seat holds / 4, relative to own
+        ("turn_card_drawn", 1),         # the turn card has been drawn (no bonus cards any more)
+        ("dead_ranks", 11),             # ranks 4..A with a closed natural canasta (either side)
+        ("asked_hand", seats),          # per seat, relative to own: asked 'may I go out?' this hand
+    )
+
+
+#: The layouts of every table of at most four players (the vectors saved agents were trained on).
+OBS_LAYOUT = obs_layout()
+OBS_SIZE = sum(n for _, n in OBS_LAYOUT)
+FEET_OBS_LAYOUT = feet_obs_layout()
+FEET_OBS_SIZE = OBS_SIZE + sum(n for _, n in FEET_OBS_LAYOUT)
+PASS_OBS_LAYOUT = pass_obs_layout()
 PASS_OBS_SIZE = sum(n for _, n in PASS_OBS_LAYOUT)
-#: Modern American (variants with ``EXTENDED_SET_RULES``): blocks after :data:`OBS_LAYOUT`.
-XR_OBS_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("bonus_cards", MAX_SEATS),       # face-down bonus cards each seat holds / 4, relative to own
-    ("turn_card_drawn", 1),           # the turn card has been drawn (no bonus cards any more)
-    ("dead_ranks", 11),               # ranks 4..A with a closed natural canasta (either side)
-    ("asked_hand", MAX_SEATS),        # per seat, relative to own: asked 'may I go out?' this hand
-)
+XR_OBS_LAYOUT = xr_obs_layout()
 XR_OBS_SIZE = OBS_SIZE + sum(n for _, n in XR_OBS_LAYOUT)
 
 
+def variant_obs_layout(variant: str | None = None, players: int | None = None) -> tuple[tuple[str, int], ...]:
+    """The whole layout of the vector of ``variant`` at a table of ``players`` (not for meld-id variants):
+    :func:`obs_layout`, then :func:`feet_obs_layout` (and :func:`pass_obs_layout` where the variant offers
+    the hand-passing deal) or :func:`xr_obs_layout` where the variant has them."""
+    layout = obs_layout(players)
+    if variant is not None and _feet(variant):
+        layout += feet_obs_layout(players)
+        if _passing(variant):
+            layout += pass_obs_layout(players)
+    elif variant is not None and _xr(variant):
+        layout += xr_obs_layout(players)
+    return layout
+
+
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
-    """The observation dict of one seat as a flat vector (layout: :data:`OBS_LAYOUT`, then
-    :data:`FEET_OBS_LAYOUT` or :data:`XR_OBS_LAYOUT` where the variant has them; or
-    :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
+    """The observation dict of one seat as a flat vector (layout: :func:`variant_obs_layout` of the variant
+    and the table's number of players, :data:`OBS_LAYOUT`, then :data:`FEET_OBS_LAYOUT` or
+    :data:`XR_OBS_LAYOUT` at tables of at most four; or :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
     if _ids(obs["variant"]):
         return _encode_id_observation(obs, dtype)
     feet = "foot_sizes" in obs
     xr = "turn_card_drawn" in obs
-    passing = feet and _passing(obs["variant"])
-    size = FEET_OBS_SIZE + (PASS_OBS_SIZE if passing else 0) if feet else XR_OBS_SIZE if xr else OBS_SIZE
-    out: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
     seat: int = obs["seat"]
     players: int = obs["players"]
     side: int = obs["side"]
     sides = len(obs["melds"])
-    if players > MAX_SEATS or sides > MAX_SIDES:
-        # Hand and Foot's three or four teams (6 or 8 players) do not fit the fixed layout
-        raise ValueError(f"the observation vector has room for {MAX_SEATS} seats and {MAX_SIDES} sides, "
-                         f"not {players} players in {sides} sides")
-    offset = 0
+    _, side_slots = obs_slots(players)
+    if sides > side_slots:
+        raise ValueError(f"the observation vector of {players} players has room for {side_slots} sides, "
+                         f"not {sides}")
+    layout = variant_obs_layout(obs["variant"], players)
     blocks: dict[str, int] = {}
-    for name, n in OBS_LAYOUT:
+    offset = 0
+    for name, n in layout:
         blocks[name] = offset
         offset += n
+    out: npt.NDArray[Any] = np.zeros(offset, dtype=dtype)
     for c in obs["hand"]:
         out[blocks["hand"] + parse_card(c)] += 1
     for c in obs["pile"]:
@@ -526,7 +577,7 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         out[blocks["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
     if obs["actor"] is not None:
         out[blocks["actor"] + (obs["actor"] - seat) % players] = 1
-    if obs["phase"] != "pass":  # Hand and Foot's hand-passing deal has its flag in PASS_OBS_LAYOUT
+    if obs["phase"] != "pass":  # Hand and Foot's hand-passing deal has its flag in the pass blocks
         out[blocks["phase"] + PHASES.index(obs["phase"])] = 1
     for s in range(sides):
         rel = (s - side) % sides
@@ -548,38 +599,35 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     out[m + 5] = float(obs["permission"] is True)
     out[m + 6] = float(obs["permission"] is False)
     out[m + 7] = float(obs["partner"] is not None)
-    if xr:
-        x = OBS_SIZE
+    if xr and "bonus_cards" in blocks:
         for s in range(players):
             rel = (s - seat) % players
-            out[x + rel] = obs["bonus_cards"][s] / 4
-            out[x + MAX_SEATS + 1 + 11 + rel] = float(obs["asked_hand"][s])
-        out[x + MAX_SEATS] = float(obs["turn_card_drawn"])
+            out[blocks["bonus_cards"] + rel] = obs["bonus_cards"][s] / 4
+            out[blocks["asked_hand"] + rel] = float(obs["asked_hand"][s])
+        out[blocks["turn_card_drawn"]] = float(obs["turn_card_drawn"])
         for r in obs["dead_ranks"]:
-            out[x + MAX_SEATS + 1 + parse_rank(r) - 4] = 1
-    if feet:
-        f = OBS_SIZE
+            out[blocks["dead_ranks"] + parse_rank(r) - 4] = 1
+    if feet and "foot_sizes" in blocks:
         for s in range(players):
             rel = (s - seat) % players
-            out[f + rel] = (obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
-            out[f + MAX_SEATS + rel] = float(obs["in_foot"][s])
+            out[blocks["foot_sizes"] + rel] = (
+                obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
+            out[blocks["in_foot"] + rel] = float(obs["in_foot"][s])
         kinds = ("clean", "dirty", "wild")
         for s in range(sides):
             rel = (s - side) % sides
             for b in obs["books"][s]:
-                out[f + 2 * MAX_SEATS + rel * 3 + kinds.index(b["kind"])] += 1 / 5
-    if passing and "pass_shown" in obs:
-        p = FEET_OBS_SIZE
-        out[p] = float(obs["phase"] == "pass")
-        shown, kept, foot = p + 1, p + 1 + MAX_SEATS * 2 * PASS_KINDS, p + 1 + MAX_SEATS * 2 * (PASS_KINDS + 1)
+                out[blocks["books"] + rel * 3 + kinds.index(b["kind"])] += 1 / 5
+    if "pass_phase" in blocks and "pass_shown" in obs:
+        out[blocks["pass_phase"]] = float(obs["phase"] == "pass")
         for s in range(players):
             rel = (s - seat) % players
             for i, c in enumerate(obs["pass_shown"][s]):
-                out[shown + (rel * 2 + i) * PASS_KINDS + _pass_kind(parse_card(c))] = 1
+                out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(parse_card(c))] = 1
             if obs["kept"][s]:
-                out[kept + rel * 2 + obs["kept"][s] - 1] = 1
+                out[blocks["kept"] + rel * 2 + obs["kept"][s] - 1] = 1
             if obs["foot_shown"][s] is not None:
-                out[foot + rel * PASS_KINDS + _pass_kind(parse_card(obs["foot_shown"][s]))] = 1
+                out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(parse_card(obs["foot_shown"][s]))] = 1
     return out
 
 
@@ -618,15 +666,17 @@ ID_OBS_SIZE = sum(n for _, n in ID_OBS_LAYOUT)
 CT_OBS_EXTRA = MAX_SIDES * 3 + 5
 
 
-def obs_size(variant: str | None = None) -> int:
-    """Length of the observation vector of ``variant``."""
-    if variant is not None and _feet(variant):
-        return FEET_OBS_SIZE + (PASS_OBS_SIZE if _passing(variant) else 0)
-    if variant is not None and _xr(variant):
-        return XR_OBS_SIZE
-    if variant is not None and _ids(variant):
+def obs_size(variant: str | None = None, players: int | None = None) -> int:
+    """Length of the observation vector of ``variant`` at a table of ``players``.
+
+    ``players`` None or at most four: the one length of every such table of the variant. More (Hand and
+    Foot's 6 and 8 players) widen the per-seat (and per-side) blocks (:func:`obs_slots`); the length does
+    not depend on the table rules (6 players in three teams of two or two teams of three alike)."""
+    if variant is not None and _ids(variant) and not (_feet(variant) or _xr(variant)):
+        if players is not None and players > MAX_SEATS:
+            raise ValueError(f"the observation vector of {variant} has room for {MAX_SEATS} seats, not {players}")
         return ID_OBS_SIZE + (CT_OBS_EXTRA if _layout(variant).classic_turn else 0)
-    return OBS_SIZE
+    return sum(n for _, n in variant_obs_layout(variant, players))
 
 
 def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]:
@@ -636,6 +686,9 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
     players: int = obs["players"]
     side: int = obs["side"]
     sides = len(obs["melds"])
+    if players > MAX_SEATS or sides > MAX_SIDES:
+        raise ValueError(f"the observation vector of {obs['variant']} has room for {MAX_SEATS} seats and "
+                         f"{MAX_SIDES} sides, not {players} players in {sides} sides")
     b: dict[str, int] = {}
     offset = 0
     for name, n in ID_OBS_LAYOUT:

@@ -19,7 +19,10 @@ from canasta.encoding import (
     encode_observation,
     legal_indices,
     num_actions,
+    obs_layout,
     obs_size,
+    obs_slots,
+    variant_obs_layout,
 )
 from canasta.engine.game import Game
 from canasta.variants import VARIANTS
@@ -47,7 +50,7 @@ def _random_hand(game: Game, rng: random.Random) -> int:
         mask = action_mask(legal, variant)
         assert mask.sum() == len(legal)
         obs = encode_observation(game.observation(game.actor))
-        assert obs.shape == (obs_size(variant),) and np.isfinite(obs).all()
+        assert obs.shape == (obs_size(variant, game.num_players),) and np.isfinite(obs).all()
         game.push(rng.choice(legal))
         steps += 1
     return steps
@@ -119,3 +122,52 @@ def test_american_table_rules_keep_indices_unique() -> None:
     layouts = {i for i, a in idx.items() if a.kind == "meld"}
     assert len(layouts) == 2 and num_actions("american") == 918
     assert {describe_index(i, "american").split(":")[0] for i in layouts} == {"meld a red three", "meld a black three"}
+
+
+def test_sizes_of_hand_and_foots_six_and_eight_players() -> None:
+    """Every table of at most four players keeps its vector; Hand and Foot's 6 and 8 players get a slot per seat
+    (the sides, at most four, keep their four slots); the length does not depend on the teams (team_size)."""
+    for name in sorted(VARIANTS):
+        for n in [None, *(p for p in VARIANTS[name].player_counts if p <= 4)]:
+            assert obs_size(name, n) == obs_size(name)
+    assert obs_size("classic") == 347 and obs_size("american") == 367 and obs_size("triple-play") == 367
+    assert obs_size("hand-and-foot") == 556 and num_actions("hand-and-foot") == 916
+    assert obs_slots() == obs_slots(4) == obs_slots(2) == (4, 4)
+    assert obs_slots(6) == (6, 4) and obs_slots(8) == (8, 4)
+    assert obs_size("hand-and-foot", 6) == 658 and obs_size("hand-and-foot", 8) == 760
+    assert sum(n for _, n in obs_layout(6)) == 347 + 4 and sum(n for _, n in obs_layout(8)) == 347 + 8
+    assert [name for name, _ in variant_obs_layout("hand-and-foot", 8)] == [name for name, _ in variant_obs_layout("hand-and-foot")]
+    for players, rules in ((6, {}), (6, {"team_size": 3}), (8, {})):
+        game = Game("hand-and-foot", players, 1, rules)
+        assert encode_observation(game.observation(0)).shape == (obs_size("hand-and-foot", players),)
+    with pytest.raises(ValueError):
+        obs_size("burraco", 6)  # no meld-id variant seats more than four
+
+
+HF_TABLES = [(6, {}), (6, {"team_size": 3}), (8, {}), (6, {"hand_passing": True, "team_size": 3}),
+             (8, {"hand_passing": True})]
+
+
+@pytest.mark.parametrize(("players", "rules"), HF_TABLES)
+def test_hand_and_foot_six_and_eight_players(players: int, rules: dict[str, object]) -> None:
+    """Random hands of Hand and Foot's larger tables: every legal action has its own index that decodes back,
+    and every seat's view encodes, finite, with its seats relative to its own (slot 0 its own hand)."""
+    variant = "hand-and-foot"
+    game = Game(variant, players, 5, rules)
+    assert _random_hand(game, random.Random(5)) > 0
+    game = Game(variant, players, 6, rules)
+    rng = random.Random(6)
+    names = [name for name, _ in obs_layout(players)]
+    hand_sizes = sum(n for _, n in obs_layout(players)[:names.index("hand_sizes")])
+    for step in range(600):
+        if game.is_over:
+            break
+        if step % 20 == 0:
+            for seat in range(players):
+                o = game.observation(seat)
+                vec = encode_observation(o)
+                assert vec.shape == (obs_size(variant, players),) and np.isfinite(vec).all()
+                assert vec.min() >= -1 and vec.max() < 10
+                for rel in range(players):
+                    assert vec[hand_sizes + rel] == np.float32(o["hand_sizes"][(seat + rel) % players] / 20)
+        game.push(rng.choice(game.legal_actions()))

@@ -48,3 +48,23 @@ def test_seeded_reset_is_deterministic() -> None:
     ob, _ = b.reset(seed=11)
     assert np.array_equal(oa["observation"], ob["observation"])
     assert a.game.to_dict() == b.game.to_dict()
+
+
+@pytest.mark.parametrize(("players", "rules"), [(6, {}), (6, {"team_size": 3}), (8, {})])
+def test_masked_random_episode_hand_and_foot_six_and_eight_players(players: int, rules: dict[str, int]) -> None:
+    from canasta.encoding import obs_size
+
+    env = CanastaGymEnv("hand-and-foot", players, opponents="random", seat=players - 1, rules=rules)
+    assert env.observation_space["observation"].shape == (obs_size("hand-and-foot", players),)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    done, steps = False, 0
+    while not done:
+        assert obs["observation"].shape == (obs_size("hand-and-foot", players),)
+        assert np.isfinite(obs["observation"]).all()
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) and np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+        obs, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+        done = term or trunc
+        steps += 1
+    assert env.game.hand_results and steps > 0 and not trunc

@@ -107,3 +107,22 @@ def test_burraco_resample_redeals_the_pozzetti() -> None:
         assert r.game.card_count() == 108
         changed |= r.game.extra_piles != state.game.extra_piles
     assert changed
+
+
+@pytest.mark.parametrize(("players", "rules"), [(6, "{}"), (6, '{"team_size": 3}'), (8, "{}")])
+def test_random_sim_hand_and_foot_six_and_eight_players(players: int, rules: str) -> None:
+    from canasta.encoding import obs_size
+
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": "hand-and-foot", "players": players, "rules": rules})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = np.random.RandomState(0)
+    for _ in range(40):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert np.asarray(state.observation_tensor(players - 1)).shape == (obs_size("hand-and-foot", players),)
+    player = state.current_player()
+    r = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.information_state_string(player) == state.information_state_string(player)
+    assert r.legal_actions() == state.legal_actions() and r.game.card_count() == state.game.card_count()

@@ -41,3 +41,17 @@ def test_episode_ends_with_zero_sum_rewards() -> None:
     assert not env.agents
     assert abs(sum(totals.values())) < 1e-9
     assert env.game.hand_results  # one hand was played
+
+
+@pytest.mark.parametrize(("players", "rules"), [(6, {}), (6, {"team_size": 3}), (8, {})])
+def test_api_hand_and_foot_six_and_eight_players(players: int, rules: dict[str, int]) -> None:
+    """Hand and Foot's three or four teams of two, or two teams of three: the observation has a slot per seat."""
+    from canasta.encoding import obs_size
+
+    env = CanastaEnv("hand-and-foot", players, rules=rules)
+    assert env.observation_space("player_0")["observation"].shape == (obs_size("hand-and-foot", players),)
+    api_test(env, num_cycles=300)
+
+
+def test_seed_hand_and_foot_six_players() -> None:
+    seed_test(lambda: CanastaEnv("hand-and-foot", 6), num_cycles=300)

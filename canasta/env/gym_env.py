@@ -6,7 +6,7 @@
 >>> action = int(obs["action_mask"].nonzero()[0][0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
 
-The observation is ``{"observation": float32[obs_size(variant)], "action_mask": int8[num_actions(variant)]}``
+The observation is ``{"observation": float32[obs_size(variant, players)], "action_mask": int8[num_actions(variant)]}``
 (canasta.encoding, from ``Game.observation(seat)`` only); ``action_masks()`` returns
 the mask too, for maskable policy-gradient libraries. ``opponents`` names a computer
 player (``get_player``) for every other seat, or lists one name per other seat in
@@ -55,7 +55,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         self.render_mode = render_mode
         self.illegal_action_reward = illegal_action_reward
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant),), np.float32),
+            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant, players),), np.float32),
             "action_mask": spaces.Box(0, 1, (num_actions(variant),), np.int8),
         })
         self.action_space = spaces.Discrete(num_actions(variant))

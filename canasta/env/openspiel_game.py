@@ -4,7 +4,7 @@
 >>> import canasta.env.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_canasta", {"players": 2, "variant": "classic"})
 
-Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2),
+Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2; Hand and Foot also 6 and 8),
 ``hands`` (hands per episode, default 1), ``num_deals`` (chance outcomes of the
 deal, default 10000), ``rules`` (table rules as a JSON object, default "{}").
 
@@ -56,7 +56,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
+    max_num_players=8,  # Hand and Foot seats 6 or 8; every other variant at most 4
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
@@ -96,7 +96,8 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         return CanastaState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
-        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant)
+        return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant,
+                               self.players)
 
 
 class _Config:
@@ -279,11 +280,11 @@ def observation_text(game: Game, player: int) -> str:
 class CanastaObserver:
     """OpenSpiel PyObserver: the encoding vector as tensor; the views above as strings."""
 
-    def __init__(self, iig_obs_type: Any, params: Any, variant: str = "classic") -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, variant: str = "classic", players: int | None = None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(obs_size(variant), np.float64)
+        self.tensor = np.zeros(obs_size(variant, players), np.float64)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:

@@ -8,7 +8,7 @@
 >>> env.step(action)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats). Each observation is a dict
-``{"observation": float32[obs_size(variant)], "action_mask": int8[num_actions(variant)]}`` computed
+``{"observation": float32[obs_size(variant, players)], "action_mask": int8[num_actions(variant)]}`` computed
 from ``Game.observation(seat)`` only (canasta.encoding; docs/research.md). The
 agent to act is the engine's ``actor``: turns are atomic steps, and "may I go
 out?" hands one decision to the partner, so the order is not a fixed cycle.
@@ -53,7 +53,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant),), np.float32),
+            "observation": spaces.Box(-np.inf, np.inf, (obs_size(variant, players),), np.float32),
             "action_mask": spaces.Box(0, 1, (num_actions(variant),), np.int8),
         }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions(variant)) for a in self.possible_agents}
