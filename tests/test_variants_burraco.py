@@ -759,7 +759,7 @@ def test_golden_burraco_record():
     assert [r["went_out"] for r in g.hand_results] == [1, 2, 2]
     assert g.is_over and g.winner == 0 and g.scores == [2005, 1665]
     summary = replay_command(text).splitlines()
-    assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 2005 to 1665"
+    assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 2005; side 1 1665"
 
 
 def test_clean_burraco_to_close_option():

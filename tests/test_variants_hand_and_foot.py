@@ -321,7 +321,7 @@ def test_golden_hand_and_foot_record():
         for s in result["sides"]:
             assert s["total"] == sum(s["items"].values())
     summary = replay_command(text).splitlines()
-    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins: 16215 to 20750"
+    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins with 20750; side 0 16215"
 
 
 def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
