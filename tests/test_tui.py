@@ -181,7 +181,7 @@ def test_table_is_shown_at_the_start_of_each_turn(monkeypatch: pytest.MonkeyPatc
     assert turns >= 3
     assert text.count("Seat 1: ") >= 2  # the computer's actions are printed as they happen
     # every turn start is preceded by a fresh table
-    assert text.count("Cards: ") >= turns
+    assert text.count("Cards in hand: ") >= turns
 
 
 def position_before_ask() -> tuple[Game, int]:
@@ -470,8 +470,8 @@ def test_item_10_taking_the_pile_lists_the_cards_gained() -> None:
                 pile = [c for c in game.observation(0)["pile"]]
                 tg.command(format_action(take[0]))
                 text = out.getvalue()
-                assert f"(takes the pile: {len(pile)} cards, into your hand: " in text
-                gained = text.split("into your hand: ")[1].split(")")[0].split()
+                assert f"(the pile, {len(pile)} cards: into your hand " in text
+                gained = text.split("into your hand ")[1].split(")")[0].split()
                 assert sorted(gained) == sorted(c for c in pile[:-1] if c not in ("3h", "3d"))
                 return
             game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))

@@ -136,6 +136,7 @@ class TerminalGame:
         self.log: list[LogEntry] = []
         self.pending: str | None = None  # a line typed at the end-of-hand pause, played next
         self.pause_due = False
+        self.event_hand: int | None = None  # while an action is announced: the hand it was played in
         #: positions before each meld or add of this turn, with the log text to strike out when undone
         self.undo_stack: list[tuple[Game, Text | None]] = []
 
@@ -207,7 +208,7 @@ class TerminalGame:
 
     def render(self) -> None:
         obs = self.game.observation(self.seat)
-        table = table_lines(obs, self.who, self.side_label, self.pile_blocked())
+        table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width)
         hand = hand_line(obs)
         turn = self.turn_text(obs)
         if not self.screen:
@@ -259,7 +260,7 @@ class TerminalGame:
     def event(self, actor: int | None, part: str | Text) -> None:
         """Something happened: logged for the screen, and printed as it happens."""
         text = Text(part) if isinstance(part, str) else part
-        hand_no = self.game.hand_no
+        hand_no = self.event_hand if self.event_hand is not None else self.game.hand_no
         last = self.log[-1] if self.log else None
         if last is not None and last.actor == actor and last.hand_no == hand_no and actor is not None:
             last.parts.append(text)
@@ -275,17 +276,26 @@ class TerminalGame:
             hr = g.hand_results[self.hands_seen]
             self.hands_seen += 1
             out = hr["went_out"]
-            if g._ids:  # Burraco: closing, or the stock down to two / a stalemate
+            if g._ids and not g._ct:  # Burraco: closing, or the stock down to two / a stalemate
                 how = "no one closed" if out is None else f"{self.who(out)} closed"
             else:
                 how = "the stock ran out" if out is None else f"{self.who(out)} went out" + (" concealed" if hr["concealed"] else "")
             if self.screen:
                 self.console.clear()
             self.console.rule(f"End of hand {hr['hand']}: {how}")
+            sheet = score_sheet(hr, self.side_label)
             if finished is not None and self.hands_seen == len(g.hand_results):
-                for line in table_lines(finished, self.who, self.side_label)[:-2]:  # the melds; not the pile
+                melds = table_lines(finished, self.who, self.side_label, width=self.console.width)[:-2]  # not the pile
+                for line in melds:
                     self.console.print(line)
-            self.console.print(score_sheet(hr, self.side_label))
+                if self.screen:  # the moves that ended the hand, in the room the sheet leaves
+                    room = self.console.height - 3 - len(melds) - len(self.console.render_lines(sheet))
+                    recent = [t for t in self.recent_lines(min(room, 4)) if t.plain]
+                    if recent:
+                        self.console.rule("last moves", style="dim")
+                        for line in recent:
+                            self.console.print(line)
+            self.console.print(sheet)
             if not g.is_over:
                 self.show = True
                 self.pause_due = True
@@ -336,16 +346,16 @@ class TerminalGame:
             text = Text(f"answered {action.kind}")
         elif action.kind == TAKE:
             pile = before["pile"]
-            text.append(f" (takes the pile: {plural(len(pile), 'card')}")
+            text.append(f" (the pile, {plural(len(pile), 'card')}")
             if mine and not new_hand:
                 gained = Counter(after["hand"])
                 gained.subtract(before["hand"])
                 cards = [c for c, k in gained.items() for _ in range(max(k, 0))]
                 if cards:
-                    text.append(", into your hand: ")
+                    text.append(": into your hand ")
                     text.append_text(cards_text(cards))
                 else:
-                    text.append(", all onto the table")
+                    text.append(": all onto the table")
             elif pile:
                 text.append(": ")
                 text.append_text(cards_text(pile[-12:], sort=False))
@@ -398,7 +408,11 @@ class TerminalGame:
         probe = g.copy()
         hands = len(g.hand_results)
         g.apply(action)
-        self.announce(actor, action, before, g.observation(self.seat))
+        self.event_hand = before["hand_no"]
+        try:
+            self.announce(actor, action, before, g.observation(self.seat))
+        finally:
+            self.event_hand = None
         if len(g.hand_results) > hands:
             finished: dict[str, Any] | None
             if g.is_over:

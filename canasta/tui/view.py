@@ -145,13 +145,20 @@ def meld_text(m: dict[str, Any], fam: str) -> Text:
     return out
 
 
-def melds_line(melds: Sequence[dict[str, Any]], fam: str) -> Text:
-    out = Text("  ")
-    for i, m in enumerate(melds):
-        if i:
-            out.append(" · ", style="dim")
-        out.append_text(meld_text(m, fam))
-    return out
+def melds_lines(melds: Sequence[dict[str, Any]], fam: str, width: int = 80) -> list[Text]:
+    """The melds of a side, indented, wrapped between melds (a meld is never split across lines)."""
+    lines: list[Text] = []
+    line = Text("  ")
+    for m in melds:
+        token = meld_text(m, fam)
+        if len(line) > 2 and len(line) + 3 + len(token) > width:
+            lines.append(line)
+            line = Text("  ")
+        if len(line) > 2:
+            line.append(" · ", style="dim")
+        line.append_text(token)
+    lines.append(line)
+    return lines
 
 
 def pile_status(obs: dict[str, Any], fam: str, blocked: bool = False) -> Text:
@@ -217,7 +224,7 @@ def hand_counts(obs: dict[str, Any], who: Labeller) -> Text:
     """Cards in each hand (and the feet of Hand and Foot, bonus cards of American)."""
     parts: list[str] = []
     for s, n in enumerate(obs["hand_sizes"]):
-        text = f"{who(s)} {n}"
+        text = f"{who(s)}: {n}"
         if "foot_sizes" in obs:
             knees = obs.get("knee_sizes")
             if knees and knees[s]:
@@ -231,10 +238,11 @@ def hand_counts(obs: dict[str, Any], who: Labeller) -> Text:
         if obs.get("bonus_cards") and obs["bonus_cards"][s]:
             text += f" (+{plural(obs['bonus_cards'][s], 'bonus card')})"
         parts.append(text)
-    return Text("Cards: " + " · ".join(parts))
+    return Text("Cards in hand: " + " · ".join(parts))
 
 
-def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocked: bool = False) -> list[Text]:
+def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocked: bool = False,
+                width: int = 80) -> list[Text]:
     """The table: a header line per side with its melds below, then the pile and the hand sizes."""
     fam = family(obs)
     lines: list[Text] = []
@@ -243,7 +251,7 @@ def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocke
     for side in order:
         lines.append(side_header(obs, side, fam, side_label))
         melds = obs["melds"][side]
-        lines.append(melds_line(melds, fam) if melds else Text("  no melds", style="dim"))
+        lines.extend(melds_lines(melds, fam, width) if melds else [Text("  no melds", style="dim")])
     if fam == "feet":
         for side in order:
             books = obs["books"][side]
@@ -297,5 +305,5 @@ def running_sheet(results: Sequence[dict[str, Any]], scores: Sequence[int], side
     return table
 
 
-__all__ = ["RANK_PLURALS", "card_text", "cards_text", "family", "hand_counts", "hand_line", "humanize", "meld_text",
+__all__ = ["RANK_PLURALS", "card_text", "cards_text", "family", "hand_counts", "hand_line", "humanize", "meld_text", "melds_lines",
            "pile_status", "plural", "rank_plural", "running_sheet", "score_sheet", "table_lines"]
