@@ -26,6 +26,7 @@ from canasta.players.random_player import RandomPlayer
 from canasta.record import parse_record, replay_record
 from canasta.tui import TerminalGame, parse_levels, run_play
 from canasta.tui.session import help_text
+from canasta.tui.view import rank_plural
 
 runner = CliRunner()
 
@@ -218,7 +219,7 @@ def test_computer_partner_answers_human(tmp_path: Path) -> None:
     save.write_text(game.to_json())
     text = run(["ask", "quit"], load=save, seat=asker)
     partner = (asker + 2) % 4
-    assert f"Seat {partner} (partner): yes" in text or f"Seat {partner} (partner): no" in text
+    assert f"Seat {partner} (partner): answers yes" in text or f"Seat {partner} (partner): answers no" in text
 
 
 def test_cli_play_with_input() -> None:
@@ -389,6 +390,30 @@ def test_item_6_samba_table_reads_aces_not_as() -> None:
     assert " 5s:" not in text and "#1 5" not in text
 
 
+def test_item_6_add_by_rank_names_the_meld_where_melds_have_ids() -> None:
+    """In Samba 'add K Kc' means the side's one set of kings; with none, the message says 'kings', not 'Ks'."""
+    game = Game("samba", 4, 1)
+    bots = [BasicPlayer(s) for s in range(4)]
+    while True:
+        obs = game.observation(0)
+        adds = [a for a in game.legal_actions() if a.kind == "add"] if game.actor == 0 else []
+        if adds:
+            break
+        game.apply(bots[game.actor].choose(obs, game.legal_actions()))
+    target = adds[0]
+    meld = next(m for m in obs["melds"][obs["side"]] if m["id"] == target.target - 100)
+    tg, out = session(game, 0)
+    before = len(game.history)
+    card = format_action(target).split()[-1]
+    tg.command(f"add {meld['rank']} {card}")
+    assert len(tg.game.history) == before + 1 and tg.game.history[-1][1] == target
+    have = {m["rank"] for m in tg.game.observation(0)["melds"][0] if m["kind"] == "set"}
+    missing = next(r for r in ("K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "A") if r not in have)
+    tg.command(f"add {missing} 2c")
+    text = out.getvalue()
+    assert f"Your side has no meld of {rank_plural(missing)}" in text and "e.g. 'add #" in text
+
+
 # ------------------------------------------------------------------ item 7: replay's winner
 def test_item_7_replay_names_the_winner_with_the_higher_score(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     full = tmp_path / "full.txt"
@@ -495,7 +520,7 @@ def test_item_10_computer_red_threes_feet_and_pozzetti_are_announced() -> None:
     """The events found by playing: a computer's red three laid out, a foot or a pozzetto picked up."""
     found: dict[str, bool] = {}
     for variant, marker in [("classic", "lays out 3"), ("hand-and-foot", "picks up the foot"),
-                            ("burraco", "pozzetto")]:
+                            ("burraco", "pozzetto"), ("american", "bonus card")]:
         for seed in range(6):
             game = Game(variant, 4, seed)
             tg, out = session(game, 0)
@@ -509,7 +534,7 @@ def test_item_10_computer_red_threes_feet_and_pozzetti_are_announced() -> None:
             if any(marker in line and line.startswith("Seat") for line in out.getvalue().splitlines()):
                 found[variant] = True
                 break
-    assert found == {"classic": True, "hand-and-foot": True, "burraco": True}
+    assert found == {"classic": True, "hand-and-foot": True, "burraco": True, "american": True}
 
 
 # ------------------------------------------------------------------ item 11: undo, confirmation

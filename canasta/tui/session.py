@@ -344,6 +344,10 @@ class TerminalGame:
             text = Text(f"draws {plural(len(got), 'card')}")
         elif action.kind in (YES, NO) and mine:
             text = Text(f"answered {action.kind}")
+        elif action.kind in (YES, NO):
+            text = Text(f"answers {action.kind}")
+        elif action.kind == ASK:
+            text = Text("asks: may I go out?" if not mine else "ask: may I go out?")
         elif action.kind == TAKE:
             pile = before["pile"]
             text.append(f" (the pile, {plural(len(pile), 'card')}")
@@ -513,10 +517,33 @@ class TerminalGame:
             self.undo()
             return True
         action = self.parse(line, legal)
+        if action is not None:
+            action = self.meld_by_rank(action)
         if action is None:
             return True
         self.play(action)
         return True
+
+    def meld_by_rank(self, action: Action) -> Action | None:
+        """Where melds have ids (Samba, Burraco), 'add K Kc' means your side's one set of kings: 'add #n Kc'."""
+        if action.kind != ADD or action.target >= ID_BASE or not self.game._ids:
+            return action
+        obs = self.game.observation(self.seat)
+        rank = "wild" if action.target == 1 else format_card(action.target * 4)[:-1]
+        name = rank_plural(None if rank == "wild" else rank)
+        ids = [m["id"] for m in obs["melds"][obs["side"]] if m["kind"] == "set" and (m["rank"] or "wild") == rank]
+        example = f"add #{ids[0] if ids else 3} {format_card(action.cards[0])}"
+        if len(ids) == 1 and len(action.cards) == 1:
+            return Action(ADD, action.cards, ID_BASE + ids[0])
+        if not ids:
+            self.say(f"Your side has no meld of {name}. Melds are named by their id here (shown on the table), "
+                     f"e.g. '{example}'.", "red")
+        elif len(ids) > 1:
+            self.say(f"Your side has {len(ids)} melds of {name} ({', '.join(f'#{i}' for i in ids)}): name one, "
+                     f"e.g. '{example}'.", "red")
+        else:
+            self.say(f"Add one card at a time, e.g. '{example}'.", "red")
+        return None
 
     def play(self, action: Action) -> None:
         g = self.game
