@@ -126,7 +126,7 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
     session_box.append(session)
     console.print(Text(banner))
     session.run()
-    if game.is_over and autosave is not None and load == autosave and autosave.exists():
+    if session.game.is_over and autosave is not None and load == autosave and autosave.exists():
         autosave.unlink()  # the resumed game is finished: nothing is left to resume
 
 
