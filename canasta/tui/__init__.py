@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
-from rich.text import Text
 
 from canasta.engine.game import Game
 from canasta.errors import OptionError
@@ -98,7 +97,7 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         seat = mine
         levels = saved.levels or levels
         banner = (f"Resumed {load}: {game.variant.title}, {game.num_players} players, hand {game.hand_no}, "
-                  f"you are seat {seat}.")
+                  f"you are seat {seat}. Type 'help' for help.")
     else:
         from canasta.variants import find_variant
 
@@ -124,7 +123,7 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         reader = PlainReader(sys.stdin, console.file)
     session = TerminalGame(game, seat, reader, console, levels=resolved, screen=screen, autosave=autosave)
     session_box.append(session)
-    console.print(Text(banner))
+    session.event(None, banner)  # printed, and kept in the last moves of the first screen
     session.run()
     if session.game.is_over and autosave is not None and load == autosave and autosave.exists():
         autosave.unlink()  # the resumed game is finished: nothing is left to resume

@@ -161,6 +161,17 @@ def melds_lines(melds: Sequence[dict[str, Any]], fam: str, width: int = 80) -> l
     return lines
 
 
+def books_line(books: Sequence[dict[str, Any]]) -> Text:
+    """Hand and Foot's closed books of a side by kind: ``books clean: K Q 9 · dirty: 8 · wild``."""
+    line = Text("  books", style="green")
+    for kind in ("clean", "dirty", "wild"):
+        ranks = [b["rank"] for b in books if b["kind"] == kind]
+        if ranks:
+            line.append(" · " if len(line) > 7 else " ", style="dim")
+            line.append(f"{kind}: " + " ".join("W" if r == "wild" else r for r in ranks))
+    return line
+
+
 def pile_status(obs: dict[str, Any], fam: str, blocked: bool = False) -> Text:
     """Stock and pile, and whether the pile is frozen for you and why (``blocked``: the top card stops any take)."""
     line = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
@@ -215,8 +226,10 @@ def side_header(obs: dict[str, Any], side: int, fam: str, side_label: Labeller) 
         head.append(f" · books {kinds[0]}/{kinds[1]}/{kinds[2]}")
         if "knee_sizes" not in obs:
             head.append(f" of {need['clean']}/{need['dirty']}/{need['wild']}")
+        if len(obs["scores"]) > 2:  # three sides or more: keep the header on one line
+            head = Text(head.plain.replace(" · opened", "").replace(" · needs ", " · min "), style=head.style)
         if obs["books_ready"][side]:
-            head.append(" (ready to go out)", style="green")
+            head.append(" ready", style="green")
     return head
 
 
@@ -229,7 +242,7 @@ def hand_counts(obs: dict[str, Any], who: Labeller) -> Text:
             knees = obs.get("knee_sizes")
             if knees and knees[s]:
                 text += f"+knee {knees[s]}"
-            text += " (in the foot)" if obs["in_foot"][s] else f"+foot {obs['foot_sizes'][s]}"
+            text += " in the foot" if obs["in_foot"][s] else f"+foot {obs['foot_sizes'][s]}"
             shown = (obs.get("foot_shown") or [None] * len(obs["hand_sizes"]))[s]
             if shown:
                 text += f" (top {shown})"
@@ -252,13 +265,8 @@ def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocke
         lines.append(side_header(obs, side, fam, side_label))
         melds = obs["melds"][side]
         lines.extend(melds_lines(melds, fam, width) if melds else [Text("  no melds", style="dim")])
-    if fam == "feet":
-        for side in order:
-            books = obs["books"][side]
-            if books:
-                t = Text(f"  {side_label(side)}'s books: ", style="dim")
-                t.append(", ".join(f"{rank_plural(b['rank'])} ({b['kind']})" for b in books))
-                lines.append(t)
+        if fam == "feet" and obs["books"][side]:
+            lines.append(books_line(obs["books"][side]))
     lines.append(pile_status(obs, fam, blocked))
     lines.append(hand_counts(obs, who))
     return lines
