@@ -39,44 +39,52 @@ from canasta.tui.view import (
     running_sheet,
     score_sheet,
     table_lines,
+    wrap_tokens,
 )
 
 HELP = """\
 A turn: draw (or take the pile), then meld and add, then discard one card.
-  draw                 draw from the stock
-  take Kh Kd           take the pile, showing two cards that meld with the top card
-  take                 take the pile by adding its top card to your side's meld
-  meld 9s 9h 2c        start a meld (three cards or more, at least two natural)
-  add K Kc             add cards to your side's meld of kings ('add W 2c': the wild meld)
-  discard 4d           discard one card, ending your turn
-  ask / yes / no       "Partner, may I go out?" and the answer
-  retract              take back an initial meld below the minimum (the minimum rises by 10)
-  end                  decline the pile when the stock is used up (ends the hand)
-Cards: Ah, 10d (or Td), 3s, JK. A number plays that line of 'moves'. Tab completes, arrows recall.
-Commands: moves [KIND] (the legal moves, grouped), hint, table, scores (the running sheet),
-  undo (take back a meld or add of this turn), save FILE, record FILE [full], help, quit"""
+  draw            draw from the stock
+  take Kh Kd      take the pile with two cards that meld with its top card
+  take            take the pile onto your side's meld of the top card's rank
+  meld 9s 9h 2c   start a meld (three cards or more, two natural at least)
+  add K Kc        add to your side's kings ('add W 2c': the wild-card meld)
+  discard 4d      discard a card, ending your turn
+  ask, yes, no    "Partner, may I go out?" and the answer
+  retract         take back an initial meld short of the minimum (+10 to it)
+  end             decline the pile once the stock is used up (ends the hand)
+Cards: Ah, 10d (or Td), 3s, JK. A number plays that line of 'moves'.
+Tab completes a word; the arrows recall and edit lines.
+Commands: moves [WORD] (the legal moves, grouped), hint, table, scores,
+  undo (a meld or add of this turn), save FILE, record FILE [full], help, quit"""
 
 _BURRACO = """\
-Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run; 'add #3 8h' adds one card
-  to meld #3 (ids are on the table); run out of cards to pick up your pozzetto; close with a discard
-  once your side has its pozzetto and a burraco."""
+Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run;
+  'add #3 8h' adds one card to meld #3 (ids are on the table); run out of
+  cards to pick up your pozzetto; close with a discard once your side has
+  its pozzetto and a burraco."""
 _SAMBA = """\
-Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top card on meld #3;
-  'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one card; 'merge #3 #5' combines two sets
-  of a rank into set #3 (seven cards at most); two seven-card melds to go out."""
+Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top
+  card on meld #3; 'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one
+  card; 'merge #3 #5' combines two sets of a rank into set #3 (seven cards at
+  most); two seven-card melds to go out."""
 _ITALIAN = """\
-Italian: Samba with a pile always frozen (take it with a natural pair); 'meld 2s 2h 2d' melds
-  deuces, and no 2 plays wild while your side's meld of deuces is short of seven."""
+Italian: the pile is always frozen (take it with a natural pair); 'meld 2s 2h
+  2d' melds deuces, and no 2 plays wild while your side's deuces are short of
+  seven."""
 _FEET = """\
-Hand and Foot: play your hand, then pick up your foot and play it; books (seven-card melds) of the
-  kinds shown on the table let your side go out. With hand_passing: 'keep 1' or 'keep 2' keeps that
-  dealt pile as your foot and passes the other to the player on your left."""
+Hand and Foot: play your hand, then pick up your foot and play it; books
+  (seven-card melds) of the kinds shown on the table let your side go out.
+  With hand_passing: 'keep 1' or 'keep 2' keeps that dealt pile as your foot
+  and passes the other to the player on your left."""
 _AMERICAN = """\
-American: 'special straight' (or pairs, pairs-wild, garbage, zip-code) lays the whole hand down as
-  a special hand; 'meld 3h' lays out the one three kept in hand (a replacement is drawn); the pile
-  is always frozen; bonus cards are dealt face down after your side's initial meld."""
+American: 'special straight' (or pairs, pairs-wild, garbage, zip-code) lays
+  the whole hand down as a special hand; 'meld 3h' lays out the one three kept
+  in hand (a replacement is drawn); the pile is always frozen; bonus cards are
+  dealt face down after your side's initial meld."""
 _MILLE = """\
-Mille: no initial meld minimum and no red threes; melds of eight natural cards count extra."""
+Mille: no initial meld minimum and no red threes; melds of eight natural cards
+  count extra."""
 
 #: The notes of each variant beside the common help (the others are played as Classic).
 VARIANT_NOTES = {"burraco": _BURRACO, "samba": _SAMBA, "bolivian": _SAMBA, "brazilian": _SAMBA, "chilean": _SAMBA,
@@ -162,10 +170,11 @@ class TerminalGame:
     def went_out_label(self, s: int) -> str:
         return self.who(s).split(" (")[0]
 
-    def say(self, text: str | Text, style: str = "") -> None:
+    def say(self, text: str | Text, style: str = "", whole: bool = False) -> None:
+        """Print a message; ``whole`` keeps it unbroken (a file name or a command to copy)."""
         if isinstance(text, str):
             text = Text(text, style=style)
-        self.console.print(text, soft_wrap=True)  # a file name or a command is never broken
+        self.console.print(text, soft_wrap=whole)
 
     # ---------------------------------------------------------------- display
     def header(self, obs: dict[str, Any]) -> str:
@@ -615,13 +624,8 @@ class TerminalGame:
             return
         lines: list[Text] = []
         for key, items in groups.items():
-            line = Text(f"{key}: ", style="bold")
-            for j, (i, text) in enumerate(items):
-                if j:
-                    line.append("   ")
-                line.append(f"{i}", style="cyan")
-                line.append(f" {text}")
-            lines.append(line)
+            tokens = [Text.assemble((str(i), "cyan"), f" {text}") for i, text in items]
+            lines.extend(wrap_tokens(Text(f"{key}: ", style="bold"), tokens, self.console.width, sep="   "))
         self.print_paged(lines, f"{plural(len(legal), 'legal move')}; type a number or the move")
 
     def move_group(self, a: Action) -> str:
@@ -691,7 +695,7 @@ class TerminalGame:
         except OSError as exc:
             self.say(f"Cannot save to {name}: {exc.strerror or exc}", "red")
             return
-        self.say(f"Saved to {name}; resume with: canasta play --load {name}")
+        self.say(f"Saved to {name}; resume with: canasta play --load {name}", whole=True)
 
     def record(self, args: str) -> None:
         words = args.split()
@@ -711,9 +715,9 @@ class TerminalGame:
             return
         if full:
             self.say(f"Wrote the full game record to {words[0]} (every hand and the stock, in clear); "
-                     f"check it with: canasta replay {words[0]}")
+                     f"check it with: canasta replay {words[0]}", whole=True)
         else:
-            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??).")
+            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??).", whole=True)
 
     def write_autosave(self) -> str:
         if self.autosave is None:
@@ -741,16 +745,16 @@ class TerminalGame:
             saved = self.write_autosave()
             if stop.how == "eof":
                 self.say("\nEnd of input: the game is left unfinished." + (saved or " (use 'save FILE' to keep it)"),
-                         "yellow")
+                         "yellow", whole=True)
             elif stop.how == "interrupt":
                 self.say("\nInterrupted: the game is left unfinished." + (saved or " (use 'save FILE' to keep it)"),
-                         "yellow")
+                         "yellow", whole=True)
             else:
-                self.say("Game left unfinished." + (saved or " Bye."))
+                self.say("Game left unfinished." + (saved or " Bye."), whole=True)
             return
         except KeyboardInterrupt:  # Ctrl-C while a computer player thinks
             self.say("\nInterrupted: the game is left unfinished." + (self.write_autosave() or " (use 'save FILE' to keep it)"),
-                     "yellow")
+                     "yellow", whole=True)
             return
         self.render_winner()
 

@@ -145,20 +145,26 @@ def meld_text(m: dict[str, Any], fam: str) -> Text:
     return out
 
 
-def melds_lines(melds: Sequence[dict[str, Any]], fam: str, width: int = 80) -> list[Text]:
-    """The melds of a side, indented, wrapped between melds (a meld is never split across lines)."""
+def wrap_tokens(head: Text, tokens: Sequence[Text], width: int, sep: str = " · ", indent: str = "  ") -> list[Text]:
+    """``head`` then the tokens, wrapped between tokens (a token is never split); later lines are indented."""
     lines: list[Text] = []
-    line = Text("  ")
-    for m in melds:
-        token = meld_text(m, fam)
-        if len(line) > 2 and len(line) + 3 + len(token) > width:
+    line = head.copy()
+    fresh = True  # nothing on the line after its head or indent yet
+    for token in tokens:
+        if not fresh and len(line) + len(sep) + len(token) > width:
             lines.append(line)
-            line = Text("  ")
-        if len(line) > 2:
-            line.append(" · ", style="dim")
+            line, fresh = Text(indent), True
+        if not fresh:
+            line.append(sep, style="dim" if sep.strip() else "")
         line.append_text(token)
+        fresh = False
     lines.append(line)
     return lines
+
+
+def melds_lines(melds: Sequence[dict[str, Any]], fam: str, width: int = 80) -> list[Text]:
+    """The melds of a side, indented, wrapped between melds (a meld is never split across lines)."""
+    return wrap_tokens(Text("  "), [meld_text(m, fam) for m in melds], width)
 
 
 def books_line(books: Sequence[dict[str, Any]]) -> Text:
@@ -313,5 +319,6 @@ def running_sheet(results: Sequence[dict[str, Any]], scores: Sequence[int], side
     return table
 
 
-__all__ = ["RANK_PLURALS", "card_text", "cards_text", "family", "hand_counts", "hand_line", "humanize", "meld_text", "melds_lines",
-           "pile_status", "plural", "rank_plural", "running_sheet", "score_sheet", "table_lines"]
+__all__ = ["RANK_PLURALS", "books_line", "card_text", "cards_text", "family", "hand_counts", "hand_line", "humanize",
+           "meld_text", "melds_lines", "pile_status", "plural", "rank_plural", "running_sheet", "score_sheet",
+           "table_lines", "wrap_tokens"]
