@@ -91,7 +91,6 @@ class PlainReader:
         self.out.flush()
         line = self.stream.readline()
         if not line:
-            self.out.write("\n")
             raise EOFError
         text = line.rstrip("\n")
         self.out.write(text + "\n")  # echo, so that a piped session's output shows what was typed

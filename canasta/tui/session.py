@@ -218,7 +218,7 @@ class TerminalGame:
     def render(self) -> None:
         obs = self.game.observation(self.seat)
         table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width)
-        hand = hand_line(obs)
+        hand = hand_line(obs, self.console.width)
         turn = self.turn_text(obs)
         if not self.screen:
             self.console.rule(self.header(obs))
@@ -626,7 +626,9 @@ class TerminalGame:
         for key, items in groups.items():
             tokens = [Text.assemble((str(i), "cyan"), f" {text}") for i, text in items]
             lines.extend(wrap_tokens(Text(f"{key}: ", style="bold"), tokens, self.console.width, sep="   "))
-        self.print_paged(lines, f"{plural(len(legal), 'legal move')}; type a number or the move")
+        shown = sum(len(items) for items in groups.values())
+        title = f"{plural(len(legal), 'legal move')}" if shown == len(legal) else f"{shown} of {len(legal)} legal moves"
+        self.print_paged(lines, f"{title}; type a number or the move")
 
     def move_group(self, a: Action) -> str:
         if a.kind == MELD:

@@ -278,10 +278,17 @@ def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocke
     return lines
 
 
-def hand_line(obs: dict[str, Any]) -> Text:
-    hand = Text(f"Your hand ({len(obs['hand'])}): ", style="bold")
-    hand.append_text(cards_text(obs["hand"], group=True))
-    return hand
+def hand_line(obs: dict[str, Any], width: int = 80) -> Text:
+    """``Your hand (11): 4s 4d | 5h | ...``: ranks apart, naturals first, wrapped between ranks."""
+    groups: list[list[str]] = []
+    for c in sorted(obs["hand"], key=lambda t: _wild_last(parse_card(t))):
+        if groups and rank_of(parse_card(groups[-1][-1])) == rank_of(parse_card(c)):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    head = Text(f"Your hand ({len(obs['hand'])}): ", style="bold")
+    lines = wrap_tokens(head, [cards_text(g, sort=False) for g in groups], width, sep=" | ")
+    return Text("\n").join(lines)
 
 
 def score_sheet(result: dict[str, Any], side_label: Labeller) -> Table:
