@@ -253,18 +253,15 @@ class TerminalGame:
         return [Text("")] * (room - used) + out
 
     def entry_text(self, entry: LogEntry) -> Text:
+        """``Seat 1: draws 1 card · meld ... · discard 4d``, wrapped between its parts."""
         if entry.actor is None:
-            line = Text()
+            head = Text()
         elif entry.actor == self.seat:
-            line = Text("You ", style="bold")
+            head = Text("You ", style="bold")
         else:
             name = self.who(entry.actor)
-            line = Text(f"{name[0].upper()}{name[1:]}: ", style="bold")
-        for i, part in enumerate(entry.parts):
-            if i:
-                line.append(" · ", style="dim")
-            line.append_text(part)
-        return line
+            head = Text(f"{name[0].upper()}{name[1:]}: ", style="bold")
+        return Text("\n").join(wrap_tokens(head, entry.parts, self.console.width))
 
     def event(self, actor: int | None, part: str | Text) -> None:
         """Something happened: logged for the screen, and printed as it happens."""
