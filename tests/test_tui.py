@@ -531,6 +531,7 @@ def test_item_10_computer_red_threes_feet_and_pozzetti_are_announced() -> None:
                 actor = game.actor
                 action = tg.bots[actor].choose(game.observation(actor), game.legal_actions())
                 tg.step(actor, action)
+            assert not any(w in out.getvalue() for w in ("You lays", "You picks", "You gets", "You adds"))
             if any(marker in line and line.startswith("Seat") for line in out.getvalue().splitlines()):
                 found[variant] = True
                 break

@@ -386,30 +386,36 @@ class TerminalGame:
             new.subtract(before["red_threes"][side])
             laid = [c for c, k in new.items() for _ in range(max(k, 0))]
             if laid:
-                t = Text("lays out ")
+                mine = self.game.side_of(actor) == side
+                t = Text(self.verb(actor, "lays out ", "lay out ") if mine else f"{self.side_label(side)}: lay out ")
                 t.append_text(cards_text(laid))
-                self.event(actor if self.game.side_of(actor) == side else None, t)
+                self.event(actor if mine else None, t)
         if "in_foot" in after:
             for s, (was, now) in enumerate(zip(before["in_foot"], after["in_foot"], strict=True)):
                 if now and not was:
-                    self.event(s, f"picks up the foot ({plural(after['hand_sizes'][s], 'card')})")
+                    self.event(s, self.verb(s, "picks up", "pick up") + f" the foot ({plural(after['hand_sizes'][s], 'card')})")
         if "piles_taken" in after and "initial_canasta" not in after:
             for side, (was, now) in enumerate(zip(before["piles_taken"], after["piles_taken"], strict=True)):
                 if now != was:
-                    self.event(actor, f"picks up {'our' if side == after['side'] else 'their'} pozzetto "
-                                      f"({plural(after['hand_sizes'][actor], 'card')} in hand now)")
+                    self.event(actor, self.verb(actor, "picks up", "pick up")
+                               + f" {'our' if side == after['side'] else 'their'} pozzetto "
+                                 f"({plural(after['hand_sizes'][actor], 'card')} in hand now)")
         if "bonus_cards" in after:
             for s, (was, now) in enumerate(zip(before["bonus_cards"], after["bonus_cards"], strict=True)):
                 if now > was:
-                    self.event(s, f"gets {plural(now - was, 'bonus card')} face down")
+                    self.event(s, self.verb(s, "gets", "get") + f" {plural(now - was, 'bonus card')} face down")
                 elif now < was:
-                    t = Text(f"{plural(was - now, 'bonus card')} join{'s' if was - now == 1 else ''} the hand")
+                    t = Text(self.verb(s, "adds", "add") + f" {plural(was - now, 'bonus card')} to the hand")
                     if s == self.seat:
                         gained = Counter(after["hand"])
                         gained.subtract(before["hand"])
                         t.append(": ")
                         t.append_text(cards_text([c for c, k in gained.items() for _ in range(max(k, 0))]))
                     self.event(s, t)
+
+    def verb(self, s: int, third: str, second: str) -> str:
+        """'Seat 1: lays out' but 'You lay out'."""
+        return second if s == self.seat else third
 
     def step(self, actor: int, action: Action) -> None:
         """Apply an action (already checked or from the legal list) and report what happened."""
