@@ -234,16 +234,19 @@ class TerminalGame:
         used = 1 + sum(self.lines_needed(t) for t in table) + self.lines_needed(hand) + self.lines_needed(turn)
         room = self.console.height - used - 2  # the 'last moves' rule and the prompt line
         self.console.rule("last moves", style="dim")
-        for line in self.recent_lines(max(room, 1)):
+        for line in self.recent_lines(max(room, 1), obs["hand_no"]):
             self.console.print(line)
         self.console.print(hand)
         self.console.print(turn)
 
-    def recent_lines(self, room: int) -> list[Text]:
-        """The last log entries that fit in ``room`` terminal lines (the newest at the bottom); blanks fill the rest."""
+    def recent_lines(self, room: int, hand_no: int) -> list[Text]:
+        """The last log entries of hand ``hand_no`` that fit in ``room`` terminal lines (the newest at the bottom);
+        blanks fill the rest."""
         out: list[Text] = []
         used = 0
         for entry in reversed(self.log):
+            if entry.hand_no != hand_no:
+                break
             line = self.entry_text(entry)
             need = self.lines_needed(line)
             if used + need > room:
@@ -296,7 +299,7 @@ class TerminalGame:
                     self.console.print(line)
                 if self.screen:  # the moves that ended the hand, in the room the sheet leaves
                     room = self.console.height - 3 - len(melds) - len(self.console.render_lines(sheet))
-                    recent = [t for t in self.recent_lines(min(room, 4)) if t.plain]
+                    recent = [t for t in self.recent_lines(min(room, 4), hr["hand"]) if t.plain]
                     if recent:
                         self.console.rule("last moves", style="dim")
                         for line in recent:
@@ -305,6 +308,9 @@ class TerminalGame:
             if not g.is_over:
                 self.show = True
                 self.pause_due = True
+                if self.hands_seen == len(g.hand_results):  # the next hand's moves begin under its own line
+                    self.log.append(LogEntry(None, g.hand_no, [Text(f"Hand {g.hand_no}, dealt by "
+                                                                    f"{self.went_out_label(g.dealer)}.", style="dim")]))
 
     def render_winner(self) -> None:
         g = self.game
@@ -470,7 +476,7 @@ class TerminalGame:
     def pause(self) -> None:
         """After a hand's score sheet: wait for Enter (commands work; a move typed here is played next)."""
         while True:
-            line = self.read("Press Enter for the next hand (or: scores, save FILE, record FILE, quit) > ")
+            line = self.read("Press Enter for the next hand; or scores, save, record, quit > ")
             if not line:
                 return
             cmd = line.split()[0].lower()
