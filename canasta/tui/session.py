@@ -185,7 +185,8 @@ class TerminalGame:
 
     def turn_text(self, obs: dict[str, Any]) -> Text:
         if obs["phase"] == "answer":
-            return Text(f"{self.who(obs['turn'])} asks: may I go out? Answer yes or no.", style="bold yellow")
+            asker = self.who(obs["turn"])
+            return Text(f"{asker[0].upper()}{asker[1:]} asks: may I go out? Answer yes or no.", style="bold yellow")
         if obs["phase"] == "pass":  # Hand and Foot's hand-passing deal
             up = ", ".join(f"{self.who(s)}: {' / '.join(p)}" for s, p in enumerate(obs["pass_shown"]))
             if obs["actor"] == self.seat:
