@@ -322,6 +322,8 @@ def main() -> None:
     try:
         app()
     except ImportError as exc:  # an extra not installed, anywhere a command reaches it: one line, no traceback
+        if (exc.name or "").split(".")[0] in ("", "canasta"):
+            raise  # a fault of canasta itself, not a missing install: keep the traceback
         typer.echo(f"error: {missing_module_message(exc)}", err=True)
         raise SystemExit(2) from None
 
