@@ -45,33 +45,47 @@ def fail(message: str) -> None:
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Option(help="variant name, e.g. classic")] = "classic",
+    variant: Annotated[str | None, typer.Option(help="variant name, e.g. classic (default classic)")] = None,
     players: Annotated[int | None, typer.Option(help="number of players (default 4, or the variant's only count)")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for the deal (random if omitted)")] = None,
     rule: RuleOpt = None,
-    seat: Annotated[int, typer.Option(help="the seat you play (0-based)")] = 0,
+    seat: Annotated[int | None, typer.Option(help="the seat you play (0-based; default 0)")] = None,
+    level: Annotated[list[str] | None, typer.Option(
+        help="computer players: random, easy, basic (default), medium, hard or expert; SEAT=LEVEL for one seat "
+             "(repeatable, e.g. --level expert --level 2=basic)")] = None,
     load: Annotated[Path | None, typer.Option(help="resume a game saved with 'save FILE'")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="resume the game left on quit or Ctrl-C (the autosave)")] = False,
 ) -> None:
     """Play in the terminal against computer players."""
-    from canasta.tui import run_play
+    import os
 
+    from canasta.tui import parse_levels, run_play
+    from canasta.tui.prompt import is_interactive
+    from canasta.tui.saves import default_autosave_path
+
+    # a session at a terminal autosaves when it stops unfinished; a piped one only when CANASTA_AUTOSAVE asks
+    autosave = default_autosave_path() if is_interactive() or os.environ.get("CANASTA_AUTOSAVE") or resume else None
     try:
-        run_play(variant=variant, players=player_count(variant, players), seed=seed, rules=parse_rules(rule), seat=seat, load=load)
+        run_play(variant=variant, players=players, seed=seed, rules=parse_rules(rule) or None, seat=seat,
+                 levels=parse_levels(level), load=load, resume=resume, autosave=autosave)
     except CanastaError as exc:
         fail(str(exc))
 
 
 @app.command()
-def legal(position: Annotated[Path, typer.Argument(help="a position saved as JSON (Game.to_json)")]) -> None:
+def legal(position: Annotated[Path, typer.Argument(help="a position saved with 'save FILE' in canasta play, "
+                                                        "or as JSON (Game.to_json)")]) -> None:
     """Print the legal actions of a saved position, one a line, in the notation."""
-    from canasta.engine.game import Game
     from canasta.notation import format_action
+    from canasta.tui.saves import parse_save
 
     try:
-        game = Game.from_json(position.read_text())
+        text = position.read_text()
     except OSError as exc:
         fail(f"cannot read {position}: {exc.strerror}")
         return
+    try:
+        game = parse_save(text, str(position)).game
     except CanastaError as exc:
         fail(str(exc))
         return
@@ -89,10 +103,31 @@ def replay(record: Annotated[Path, typer.Argument(help="a game record in the not
     except OSError as exc:
         fail(f"cannot read {record}: {exc.strerror}")
         return
+    refused = not_a_record(text, record)
+    if refused:
+        fail(refused)
+        return
     try:
         typer.echo(replay_command(text))
     except CanastaError as exc:
         fail(str(exc))
+
+
+def not_a_record(text: str, path: Path) -> str | None:
+    """What to say when ``replay`` is given a file that is not a game record (a saved game, a scorekeeper hand)."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(data, dict) and ("canasta_save" in data or "schema" in data):
+        return (f"{path} is a saved game (a position, with the stock and every hand), not a game record: resume it with "
+                f"'canasta play --load {path}' or list its moves with 'canasta legal {path}'; "
+                "write a record with 'record FILE' during the game")
+    if isinstance(data, dict) and "teams" in data:
+        return f"{path} is a scorekeeper hand, not a game record: score it with 'canasta score {path}'"
+    return f"{path} is JSON, not a game record (a record begins with tags such as [Variant \"classic\"])"
 
 
 @app.command()
@@ -196,7 +231,7 @@ def serve(
 
         from canasta.web import create_app
     except ImportError as exc:
-        fail(f"the web server needs its extra: pip install 'canasta[web]' ({exc})")
+        fail(missing_module_message(exc))
         return
     web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
                          auto_takeover=auto_takeover)
@@ -217,7 +252,7 @@ def loadtest(
     try:
         from canasta.web.loadtest import render_loadtest, run_loadtest
     except ImportError as exc:
-        fail(f"the load test needs the web extra: pip install 'canasta[web]' ({exc})")
+        fail(missing_module_message(exc))
         return
     try:
         result = run_loadtest(games=games, seconds=seconds, players=players, url=url, think=think)
@@ -267,8 +302,30 @@ def arena(
     typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
 
 
+#: The extra that installs each optional module (pyproject.toml); a module not named here is a base dependency.
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "psycopg": "web", "redis": "web", "httpx": "web",
+          "websockets": "web", "playwright": "web", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "bench",
+          "open_spiel": "bench", "matplotlib": "arena", "ray": "ray"}
+
+
+def missing_module_message(exc: ImportError) -> str:
+    """One line naming what to install for a module that is missing: its extra, or the base install."""
+    name = (exc.name or str(exc)).split(".")[0]
+    extra = EXTRAS.get(name)
+    if extra is not None:
+        return f"this command needs the '{extra}' extra (module {name} is missing): pip install 'canasta[{extra}]'"
+    return (f"module {name} is missing from this install: reinstall canasta with its dependencies "
+            "(pip install canasta, or pip install -e . in a checkout)")
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except ImportError as exc:  # an extra not installed, anywhere a command reaches it: one line, no traceback
+        if (exc.name or "").split(".")[0] in ("", "canasta"):
+            raise  # a fault of canasta itself, not a missing install: keep the traceback
+        typer.echo(f"error: {missing_module_message(exc)}", err=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -494,7 +494,9 @@ def replay_command(text: str) -> str:
         lines.append(f"{r['hand']:>4}{cells}  {out}")
     if game.winner is not None or game.is_over:
         if game.winner is not None:
-            lines.append(f"side {game.winner} wins: {' to '.join(map(str, game.scores))}")
+            others = sorted((s for s in sides if s != game.winner), key=lambda s: -game.scores[s])
+            lines.append(f"side {game.winner} wins with {game.scores[game.winner]}; "
+                         + ", ".join(f"side {s} {game.scores[s]}" for s in others))
         else:  # a game of so many hands (Hand and Foot) may end in a tie
             lines.append(f"a tie: {' to '.join(map(str, game.scores))}")
         settlement = game.settlement()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from canasta import Game
@@ -73,3 +74,50 @@ def test_rule_pairs_parse_and_bad_pairs_are_refused() -> None:
     result = runner.invoke(app, ["bench", "--rule", "jokers", "--seconds", "0.1"])
     assert result.exit_code != 0
     assert "name=value" in result.output
+
+
+def test_a_missing_extra_is_named_in_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18: every command that needs an extra says which one, in one line, never with a traceback; a
+    missing base dependency is not blamed on an extra."""
+    import sys
+
+    from canasta import cli
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now fails as if not installed
+    result = runner.invoke(app, ["serve", "--port", "1"])
+    assert result.exit_code == 2
+    assert result.output.strip() == ("error: this command needs the 'web' extra (module uvicorn is missing): "
+                                      "pip install 'canasta[web]'")
+    numpy_missing = cli.missing_module_message(ModuleNotFoundError("No module named 'numpy'", name="numpy"))
+    assert "'web'" not in numpy_missing and "reinstall canasta" in numpy_missing
+
+    def broken() -> None:
+        raise ModuleNotFoundError("No module named 'matplotlib'", name="matplotlib")
+
+    monkeypatch.setattr(cli, "app", broken)
+    with pytest.raises(SystemExit) as info:
+        cli.main()
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "error: this command needs the 'arena' extra (module matplotlib is missing): pip install 'canasta[arena]'\n"
+
+
+def test_legal_and_replay_say_what_a_wrong_file_is(tmp_path: Path) -> None:
+    """Issue 18 item 8: `legal` on a record names the file and points to `replay`; item 5: `replay` on a
+    saved position says what it is instead of echoing it."""
+    game = Game("classic", 2, seed=1)
+    record = tmp_path / "game.txt"
+    from canasta.record import export_record
+
+    record.write_text(export_record(game))
+    result = runner.invoke(app, ["legal", str(record)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {record} is a game record, not a saved game: replay it with 'canasta replay {record}'"
+    position = tmp_path / "position.json"
+    position.write_text(game.to_json())
+    result = runner.invoke(app, ["replay", str(position)])
+    assert result.exit_code == 2 and "is a saved game" in result.output and "canasta legal" in result.output
+    garbage = tmp_path / "notes.txt"
+    garbage.write_text("hello")
+    result = runner.invoke(app, ["legal", str(garbage)])
+    assert result.exit_code == 2 and str(garbage) in result.output and "not a saved game" in result.output

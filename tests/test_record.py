@@ -123,7 +123,7 @@ def test_golden_record_summary() -> None:
     lines = summary.splitlines()
     assert "627 actions in 8 hand(s)" in lines[0]
     assert lines[2].split() == ["1", "+1845", "1845", "+395", "395", "seat", "2"]
-    assert lines[-1] == "side 0 wins: 6480 to 5005"
+    assert lines[-1] == "side 0 wins with 6480; side 1 5005"
 
 
 def test_cli_replay(tmp_path: Path) -> None:

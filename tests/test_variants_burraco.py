@@ -622,7 +622,7 @@ def test_terminal_game_renders_runs_and_pozzetti():
 
     tui.TerminalGame(g, 0, lambda _: next(lines), tui._make_console(out)).run()
     text = out.getvalue()
-    assert "pozzetti left: 2" in text and "#1 run hearts" in text and "4h 5h 6h" in text
+    assert "pozzetti left: 2" in text and "#1 run 4h 5h 6h" in text
     assert run_play  # the entry point the CLI uses
 
 
@@ -759,7 +759,7 @@ def test_golden_burraco_record():
     assert [r["went_out"] for r in g.hand_results] == [1, 2, 2]
     assert g.is_over and g.winner == 0 and g.scores == [2005, 1665]
     summary = replay_command(text).splitlines()
-    assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 2005 to 1665"
+    assert "384 actions in 3 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 2005; side 1 1665"
 
 
 def test_clean_burraco_to_close_option():

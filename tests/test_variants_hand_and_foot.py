@@ -321,7 +321,7 @@ def test_golden_hand_and_foot_record():
         for s in result["sides"]:
             assert s["total"] == sum(s["items"].values())
     summary = replay_command(text).splitlines()
-    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins: 16215 to 20750"
+    assert "822 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 1 wins with 20750; side 0 16215"
 
 
 def test_scorekeeper_counts_the_unplayed_foot_and_checks_the_books():
@@ -384,10 +384,10 @@ def test_terminal_game_plays_hand_and_foot(monkeypatch, passing):
     all have chosen)."""
     rules = {"hands_per_game": 1, **(PASSING if passing else {})}
     text = play_terminal_by_hints(monkeypatch, 4, rules)
-    assert "piles (clean/dirty/wild)" in text and "+ foot 11" in text
+    assert "books 0/0/0 of " in text and "+foot 11" in text
     if passing:
         assert "Turned up (pile 1 / pile 2)" in text and "Keep a pile as your foot" in text
-        assert "keeps a foot." in text
+        assert "keeps a foot" in text
         assert "Feet kept: " in text and ": keep " not in text and "(top " in text
     assert "End of hand 1" in text and "Game over" in text
     assert "Not allowed" not in text and "Traceback" not in text
@@ -1079,7 +1079,7 @@ def test_teams_of_three_soak_and_terminal_game(monkeypatch):
         assert game.who(2) == "seat 2 (partner)" and game.who(4) == "seat 4 (teammate)" and game.who(1) == "seat 1"
 
     text = play_terminal_by_hints(monkeypatch, 6, {**THREES, "hands_per_game": 1}, check=labels)
-    assert "side 0 (you, seat 2, seat 4)" in text
+    assert "You & seat 2 & seat 4" in text
     assert "End of hand 1" in text and "Game over" in text
     assert "Not allowed" not in text and "Traceback" not in text
 

@@ -224,7 +224,7 @@ def test_golden_triple_play_record():
         for s in result["sides"]:
             assert s["total"] == sum(s["items"].values())
     summary = replay_command(text).splitlines()
-    assert "1130 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins: 73710 to 60945"
+    assert "1130 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 73710; side 1 60945"
 
 
 def test_scorekeeper_triple_play_knee_foot_and_reminder_penalty():

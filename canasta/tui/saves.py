@@ -1,0 +1,145 @@
+"""Saved games of the terminal game: the position with the session around it (your seat, the levels).
+
+A save is ``{"canasta_save": 1, "seat": 0, "levels": {"1": "basic", ...}, "game": {...}}`` where
+``game`` is ``Game.to_dict()``. A bare position (``Game.to_json``, as ``canasta legal`` reads) loads too;
+it names no seat. Files of another kind (a game record, a scorekeeper hand) are recognised and refused
+with the command that reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from canasta.engine.game import Game
+from canasta.errors import OptionError, SchemaError
+
+SAVE_VERSION = 1
+
+
+@dataclass
+class Saved:
+    """A loaded save: the game, and the seat and levels if the file names them."""
+
+    game: Game
+    seat: int | None = None
+    levels: dict[int, str] = field(default_factory=dict)
+
+
+def save_text(game: Game, seat: int, levels: dict[int, str]) -> str:
+    return json.dumps({"canasta_save": SAVE_VERSION, "seat": seat,
+                       "levels": {str(s): name for s, name in sorted(levels.items())},
+                       "game": game.to_dict()}, separators=(",", ":"))
+
+
+def write_save(path: Path, game: Game, seat: int, levels: dict[int, str], make_dirs: bool = False) -> None:
+    """Write atomically: a save interrupted half-way must not destroy the previous one. ``make_dirs`` creates
+    the folder (the autosave's; a file the player names must be in a folder that exists)."""
+    if make_dirs:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(save_text(game, seat, levels))
+    os.replace(tmp, path)
+
+
+def what_is(text: str) -> str | None:
+    """A short name for a file that is not a saved game ("a game record", "a scorekeeper hand"), else None."""
+    stripped = text.lstrip()
+    if stripped.startswith("[") or stripped.startswith("hand "):
+        return "a game record"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(data, dict) and "teams" in data:
+        return "a scorekeeper hand"
+    return None
+
+
+def parse_save(text: str, name: str) -> Saved:
+    """A save or a bare position from ``text`` (read from file ``name``), or an error that says what the file is."""
+    kind = what_is(text)
+    if kind == "a game record":
+        raise OptionError(f"{name} is a game record, not a saved game: replay it with 'canasta replay {name}'")
+    if kind == "a scorekeeper hand":
+        raise OptionError(f"{name} is a scorekeeper hand, not a saved game: score it with 'canasta score {name}'")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise OptionError(f"{name} is not a saved game (not JSON: {exc}); "
+                          "save one with 'save FILE' in 'canasta play'") from None
+    if not isinstance(data, dict):
+        raise OptionError(f"{name} is not a saved game (a JSON object is expected)")
+    if "canasta_save" in data:
+        if data["canasta_save"] != SAVE_VERSION:
+            raise OptionError(f"{name} is a save of version {data['canasta_save']!r}; this version reads {SAVE_VERSION}")
+        try:
+            game = Game.from_dict(data["game"])
+            seat = int(data["seat"])
+            levels = {int(s): str(n) for s, n in (data.get("levels") or {}).items()}
+        except SchemaError as exc:
+            raise OptionError(f"{name}: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise OptionError(f"{name} is a damaged save: {exc!r}") from None
+        return Saved(game, seat, levels)
+    if "schema" not in data:
+        raise OptionError(f"{name} is not a saved game (it has neither 'canasta_save' nor 'schema'); "
+                          "save one with 'save FILE' in 'canasta play'")
+    try:
+        return Saved(Game.from_dict(data))
+    except SchemaError as exc:
+        raise OptionError(f"{name}: {exc}") from None
+
+
+def read_save(path: Path) -> Saved:
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return parse_save(text, str(path))
+
+
+def default_autosave_path() -> Path:
+    """Where quitting saves the game for ``canasta play --resume``: $CANASTA_AUTOSAVE, else the XDG state dir."""
+    override = os.environ.get("CANASTA_AUTOSAVE")
+    if override:
+        return Path(override).expanduser()
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "canasta" / "autosave.json"
+
+
+def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
+    """The options given beside --load that disagree with the saved game (None: not given)."""
+    g = saved.game
+    have: dict[str, Any] = {"variant": g.variant_name, "players": g.num_players, "seed": g.seed,
+                            "rule": g.variant.non_default_rules(), "seat": saved.seat}
+    out: list[str] = []
+    for name, given in options.items():
+        if given is None or name not in have or have[name] is None:
+            continue
+        if name == "variant":
+            from canasta.variants import find_variant
+
+            if find_variant(given).name == g.variant_name:
+                continue
+        elif name == "rule":
+            wanted = type(g.variant)(g.num_players, given).non_default_rules()
+            if wanted == have["rule"]:
+                continue
+            out.append(f"--rule: the saved game's table rules are {have['rule'] or 'the defaults'}")
+            continue
+        elif str(given) == str(have[name]):
+            continue
+        out.append(f"--{name} {given}: the saved game has {name} {have[name]}")
+    levels = options.get("level")
+    if levels is not None and saved.levels and levels != saved.levels:
+        shown = ", ".join(f"{s}={n}" for s, n in sorted(saved.levels.items()))
+        out.append(f"--level: the saved game's computer players are {shown}")
+    return out
+
+
+__all__ = ["SAVE_VERSION", "Saved", "default_autosave_path", "describe_load_conflicts", "parse_save", "read_save",
+           "save_text", "what_is", "write_save"]
