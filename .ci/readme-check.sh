@@ -69,7 +69,7 @@ python3 -m venv "$work/base-venv"
   || { cat "$work/base-install.log"; exit 1; }
 # A scripted first turn on the base install: the computers are experts (numpy), the move is a draw.
 session=$(cd "$work" && printf 'help\nmoves\ndraw\nquit\n' \
-  | timeout 300 "$work/base-venv/bin/canasta" play --players 4 --seed 1 2>&1) || {
+  | timeout 300 "$work/base-venv/bin/canasta" play --players 4 --seed 1 --level expert 2>&1) || {
   echo "readme-check: 'canasta play' failed on the base install:" >&2; echo "$session" >&2; exit 1; }
 if ! grep -q "You drew" <<<"$session"; then
   echo "readme-check: 'canasta play' did not accept a first move on the base install:" >&2
