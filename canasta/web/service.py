@@ -131,8 +131,8 @@ def parse_seed(text: str) -> int | str:
 def public_state(live: Live, seat: int | None) -> dict[str, Any]:
     """The state message for one seat (or a spectator, ``seat=None``).
 
-    Built from ``Game.observation`` only: a spectator gets seat 0's view with the
-    hand removed, so the message holds nothing that is not face up. The observation
+    Built from ``Game.observation`` only (``observation(None)`` for a spectator: what
+    every seat sees), so the message holds nothing that is not face up. The observation
     and legal actions are built once per (version, seat) and shared by every message
     of that seat at that version (the legal actions only for the seat to act); the
     seats' kinds are read fresh, since a takeover changes them without a move.
@@ -143,14 +143,7 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
         _, obs, legal = cached
     else:
         game = live.game
-        if seat is None:
-            obs = game.observation(0)
-            obs["hand"] = []
-            obs["seat"] = None
-            obs["side"] = None
-            obs["partner"] = None
-        else:
-            obs = game.observation(seat)
+        obs = game.observation(seat)  # seat None: the engine's spectator view, only what every seat sees
         legal = []
         if seat is not None and not game.is_over and game.actor == seat:
             legal = [format_action(a) for a in game.legal_actions()]
