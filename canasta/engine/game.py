@@ -1520,14 +1520,13 @@ class Game(IdMeldRules, FootRules):
 
     def _base_observation(self, seat: int | None) -> dict[str, Any]:
         """The observation keys every variant shares (melds are filled in by the family); None: a spectator."""
-        own = seat is not None
         return {
             "variant": self.variant_name, "rules": dict(self.variant.rules), "players": self.num_players,
-            "seat": seat, "side": self._sides[seat] if own else None,
-            "partner": self.variant.partner_of(seat) if own else None,
+            "seat": seat, "side": None if seat is None else self._sides[seat],
+            "partner": None if seat is None else self.variant.partner_of(seat),
             "hand_no": self.hand_no, "dealer": self.dealer, "turn": self.turn,
             "actor": self.actor if not self.is_over else None, "phase": self.phase,
-            "hand": [format_card(c) for c in self.hand_cards(seat)] if own else [],
+            "hand": [] if seat is None else [format_card(c) for c in self.hand_cards(seat)],
             "hand_sizes": list(self.hand_sizes),
             "stock_size": len(self.stock), "pile_size": len(self.pile),
             "pile_top": format_card(self.pile[-1]) if self.pile else None,
