@@ -207,7 +207,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         live = service.get(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
-                "idle_limit": service.idle_limit, **_strip(service, live, seat)}
+                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat)}
 
     @app.get("/api/games/{game_id}/record")
     async def api_record(game_id: str, x_seat_token: str | None = Header(default=None),
@@ -256,7 +256,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         since = hello.get("since")
         since = since if isinstance(since, int) and not isinstance(since, bool) else None
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
-                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover})
+                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
+                     "fairness": service.fairness(live)})
         client.send(hub.update_for(live, client, since))
         hub.drive(game_id)
         tokens, last = burst, time.monotonic()

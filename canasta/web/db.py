@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Float,
     ForeignKey,
     Integer,
@@ -76,6 +77,25 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(120))
     created: Mapped[float] = mapped_column(Float, default=time.time)
+
+
+class FairnessRow(Base):
+    """How a game's seed was drawn and the commitment published for it (games before this table have none).
+
+    A table of its own, so that databases made before it gain it by ``create_all`` without a migration.
+    """
+
+    __tablename__ = "fairness"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    #: the shuffle scheme of the engine (canasta.engine.chance)
+    shuffle: Mapped[str] = mapped_column(String(16))
+    #: hex; revealed with the seed in the record of the finished game
+    salt: Mapped[str] = mapped_column(String(64))
+    #: sha256 of 'salt:seed' (canasta.record.seed_commitment), published from the start
+    commitment: Mapped[str] = mapped_column(String(64))
+    #: the creator chose the seed (a practice game)
+    chosen: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 def normalize_url(url: str) -> str:

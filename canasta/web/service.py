@@ -29,13 +29,16 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from canasta.engine import chance
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError, IllegalActionError, NotationError
 from canasta.notation import format_action, parse_action
 from canasta.players import get_player, hint
 from canasta.players.base import Player
-from canasta.web.db import ActionRow, GameRow, SeatRow, checkpoint, make_engine
+from canasta.record import Fairness
+from canasta.web.db import ActionRow, FairnessRow, GameRow, SeatRow, checkpoint, make_engine
+from canasta.web.fairness import commit, draw_seed, public_fairness
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -105,6 +108,8 @@ class Live:
     #: per seat (None: spectators), the observation and legal actions at one version, built once
     #: when first sent and shared by every client of that seat (see :func:`public_state`)
     views: dict[int | None, tuple[int, dict[str, Any], list[str]]] = field(default_factory=dict)
+    #: the seed's commitment and salt (None: a game created before they were kept)
+    fairness: Fairness | None = None
 
     @property
     def version(self) -> int:
@@ -185,9 +190,11 @@ class GameService:
             raise WebError("bad-request", "players must be a whole number")
         if not isinstance(rules, dict):
             raise WebError("bad-request", "rules must be an object of table rules")
-        seed_value = parse_seed(seed) if seed else secrets.randbelow(10**9)
+        # a chosen seed makes a practice game (its creator may know every card); otherwise 128 secret bits
+        seed_value = parse_seed(seed) if seed else draw_seed()
+        shuffle, fairness = commit(seed_value, chosen=bool(seed))
         try:
-            game = Game(variant, players, seed_value, rules)
+            game = Game(variant, players, seed_value, rules, shuffle=shuffle)
         except CanastaError as exc:
             raise WebError("bad-options", str(exc)) from None
         if len(seats) != players:
@@ -222,6 +229,9 @@ class GameService:
         with Session(self.engine) as session:
             session.add(GameRow(id=game_id, variant=game.variant_name, players=players, seed=str(seed_value),
                                 rules=json.dumps(game.variant.non_default_rules()), seats=rows))
+            session.flush()  # the game row first: the fairness row refers to it
+            session.add(FairnessRow(game_id=game_id, shuffle=shuffle, salt=fairness.salt,
+                                    commitment=fairness.commitment, chosen=fairness.chosen))
             session.commit()
         return {"id": game_id, "tokens": tokens, "invites": invites}
 
@@ -265,8 +275,13 @@ class GameService:
                 raise WebError("no-game", f"there is no game {game_id!r}", status=404)
             seed = parse_seed(row.seed)
             rules = json.loads(row.rules)
+            fair = session.get(FairnessRow, game_id)
+            shuffle = fair.shuffle if fair is not None else chance.LEGACY
+            fairness = None if fair is None else Fairness(salt=fair.salt, commitment=fair.commitment,
+                                                          chosen=bool(fair.chosen))
             live = Live(id=row.id, variant=row.variant, players=row.players, seed=seed, rules=rules,
-                        game=Game(row.variant, row.players, seed, rules), seats=[_seat_info(s) for s in row.seats])
+                        game=Game(row.variant, row.players, seed, rules, shuffle=shuffle),
+                        seats=[_seat_info(s) for s in row.seats], fairness=fairness)
             actions = session.execute(select(ActionRow).where(ActionRow.game_id == game_id)
                                       .order_by(ActionRow.seq)).scalars().all()
             self._replay(live, [(a.seq, a.seat, a.action) for a in actions])
@@ -491,20 +506,24 @@ class GameService:
             return None
         return live.events[since:]
 
+    def fairness(self, live: Live) -> dict[str, Any] | None:
+        """The seed's commitment and whether the creator chose it, for every seat and spectator."""
+        return public_fairness(live.game.shuffle, live.fairness)
+
     # --------------------------------------------------------------- records
     def record(self, live: Live, seat: int | None) -> str:
         """The game as a record; redacted for the downloader's seat (spectators: seat 0's public view) unless over."""
         from canasta.record import export_record
 
         game = live.game
-        if game.is_over:
-            return export_record(game)
+        if game.is_over:  # the seed and salt are revealed: anyone may check them against the commitment
+            return export_record(game, fairness=live.fairness)
         # A spectator may only have what is face up: a record redacted for any seat, minus that seat's hand,
         # would still be more than a spectator saw, so spectators get no running record.
         if seat is None:
             raise WebError("not-seated", "a running game's record is for its players (it shows the downloader's hand)",
                            status=403)
-        return export_record(game, seat=seat)
+        return export_record(game, seat=seat, fairness=live.fairness)
 
 
 def _action_row(game_id: str, seq: int, seat: int, stored: str) -> dict[str, Any]:
