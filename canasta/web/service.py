@@ -289,6 +289,26 @@ class GameService:
         self._evict()
         return live
 
+    def current(self, game_id: str) -> Live:
+        """The live game checked against the database: the log's new actions and the seats as stored.
+
+        For a client connecting or asking to sync: a cached game may be behind when another process
+        wrote while the fan-out (Redis) was down, and only the database knows; without this check
+        such a table stayed at its old version for good. A cached game whose log no longer replays
+        is dropped and rebuilt.
+        """
+        if game_id not in self.cache:
+            return self.get(game_id)
+        try:
+            self.reload_seats(game_id)
+            live = self.refresh(game_id)
+        except WebError:
+            self.forget(game_id)
+            return self.get(game_id)
+        assert live is not None
+        self.cache.move_to_end(game_id)
+        return live
+
     def _replay(self, live: Live, rows: list[tuple[int, int, str]]) -> None:
         for seq, seat, text in rows:
             if seq != live.version + 1:
@@ -312,8 +332,11 @@ class GameService:
 
     def reload_seats(self, game_id: str) -> None:
         live = self.cache.get(game_id)
-        if live is None:
-            return
+        if live is not None:
+            self._reload_seats_of(live)
+
+    def _reload_seats_of(self, live: Live) -> None:
+        game_id = live.id
         with Session(self.engine) as session:
             rows = session.execute(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).scalars().all()
             live.seats = [_seat_info(s) for s in rows]
@@ -333,9 +356,14 @@ class GameService:
         if not isinstance(token, str) or len(token) > 200:
             raise WebError("bad-token", "this seat token is not valid for this game", status=403)
         digest = hash_secret(token)
-        for info in live.seats:
-            if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
-                return info.seat
+        for attempt in range(2):
+            for info in live.seats:
+                if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+                    return info.seat
+            if attempt == 0:
+                # the seat may have been claimed on another process while its news was lost (Redis
+                # down): the database decides before the token is refused
+                self._reload_seats_of(live)
         raise WebError("bad-token", "this seat token is not valid for this game", status=403)
 
     def set_seat_kind(self, live: Live, seat: int, kind: str, level: str | None) -> None:
