@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
@@ -236,19 +236,26 @@ class GameService:
         return {"id": game_id, "tokens": tokens, "invites": invites}
 
     def join(self, game_id: str, seat: int, invite: str, name: str = "") -> str:
-        """Claim an invited seat; returns the seat's token. An invite works once."""
-        with Session(self.engine) as session:
-            row = session.execute(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)).scalar_one_or_none()
-            if row is None or row.invite_hash is None or not secrets.compare_digest(row.invite_hash, hash_secret(invite)):
-                raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
-            token = secrets.token_urlsafe(24)
-            row.token_hash = hash_secret(token)
-            row.invite_hash = None
-            if row.kind == COMPUTER:  # the computer kept the seat warm while the invite was open
-                row.kind, row.level = HUMAN, None
-            if name:
-                row.name = name[:40]
-            session.commit()
+        """Claim an invited seat; returns the seat's token. An invite works once.
+
+        The claim is one conditional UPDATE (``... WHERE invite_hash = <this invite>``), so of two
+        processes claiming at once the database lets exactly one change the row; the other changes
+        nothing and is refused.
+        """
+        if not isinstance(invite, str) or not invite or len(invite) > 200:
+            raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
+        token = secrets.token_urlsafe(24)
+        # the computer kept the seat warm while the invite was open: the claimed seat is human
+        values: dict[str, Any] = {"token_hash": hash_secret(token), "invite_hash": None, "kind": HUMAN, "level": None}
+        if name:
+            values["name"] = name[:40]
+        claim = (update(SeatRow)
+                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.invite_hash == hash_secret(invite))
+                 .values(**values))
+        with self.engine.begin() as conn:
+            claimed = conn.execute(claim).rowcount
+        if claimed != 1:
+            raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
         self.reload_seats(game_id)
         live = self.cache.get(game_id)
         if live is not None and not live.game.is_over and live.game.actor == seat:

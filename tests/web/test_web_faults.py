@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from web_helpers import WS, Server
 
-from canasta.web.service import GameService
+from canasta.web.service import GameService, WebError
 
 ME, INVITE = {"kind": "me"}, {"kind": "invite"}
 
@@ -203,3 +204,40 @@ def test_friend_joining_on_one_process_is_known_on_the_other_while_redis_is_down
     assert synced["state"]["legal"]
     ws0.close()
     ws1.close()
+
+
+# ---------------------------------------------------------------- one invite, two claims
+def test_an_invite_is_claimed_once_across_processes(db_url: str) -> None:
+    """The report: 17 of 20 simultaneous claims on two processes both got a token."""
+    first, second = GameService(db_url), GameService(db_url)
+    try:
+        for _ in range(20):
+            created = first.create_game(variant="classic", players=2, seed=None, rules={}, seats=[ME, INVITE])
+            gid, code = created["id"], created["invites"][1]
+            for service in (first, second):
+                service.get(gid)  # both processes have the table in memory, invite open
+            start = threading.Barrier(2)
+            tokens: list[str] = []
+            refused: list[str] = []
+
+            def claim(service: GameService, name: str) -> None:
+                start.wait()
+                try:
+                    tokens.append(service.join(gid, 1, code, name))
+                except WebError as exc:
+                    refused.append(exc.code)
+                except Exception as exc:  # anything else is a failure of the claim itself: show it
+                    refused.append(repr(exc))
+
+            threads = [threading.Thread(target=claim, args=(s, n)) for s, n in ((first, "Ann"), (second, "Bob"))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert len(tokens) == 1 and refused == ["bad-invite"], (tokens, refused)
+            # the one token given out is the seat's, on both processes
+            for service in (first, second):
+                assert service.seat_of(service.get(gid), tokens[0]) == 1
+    finally:
+        first.close()
+        second.close()
