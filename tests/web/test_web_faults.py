@@ -207,6 +207,29 @@ def test_friend_joining_on_one_process_is_known_on_the_other_while_redis_is_down
 
 
 # ---------------------------------------------------------------- one invite, two claims
+def race_claims(services: tuple[GameService, GameService], gid: str, code: str) -> tuple[list[str], list[str]]:
+    """Both services claim seat 1 with ``code`` at the same moment: the tokens given, the refusals."""
+    start = threading.Barrier(len(services))
+    tokens: list[str] = []
+    refused: list[str] = []
+
+    def claim(service: GameService, name: str) -> None:
+        start.wait()
+        try:
+            tokens.append(service.join(gid, 1, code, name))
+        except WebError as exc:
+            refused.append(exc.code)
+        except Exception as exc:  # anything else is a failure of the claim itself: show it
+            refused.append(repr(exc))
+
+    threads = [threading.Thread(target=claim, args=(s, f"player {i}")) for i, s in enumerate(services)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return tokens, refused
+
+
 def test_an_invite_is_claimed_once_across_processes(db_url: str) -> None:
     """The report: 17 of 20 simultaneous claims on two processes both got a token."""
     first, second = GameService(db_url), GameService(db_url)
@@ -216,24 +239,7 @@ def test_an_invite_is_claimed_once_across_processes(db_url: str) -> None:
             gid, code = created["id"], created["invites"][1]
             for service in (first, second):
                 service.get(gid)  # both processes have the table in memory, invite open
-            start = threading.Barrier(2)
-            tokens: list[str] = []
-            refused: list[str] = []
-
-            def claim(service: GameService, name: str) -> None:
-                start.wait()
-                try:
-                    tokens.append(service.join(gid, 1, code, name))
-                except WebError as exc:
-                    refused.append(exc.code)
-                except Exception as exc:  # anything else is a failure of the claim itself: show it
-                    refused.append(repr(exc))
-
-            threads = [threading.Thread(target=claim, args=(s, n)) for s, n in ((first, "Ann"), (second, "Bob"))]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(30)
+            tokens, refused = race_claims((first, second), gid, code)
             assert len(tokens) == 1 and refused == ["bad-invite"], (tokens, refused)
             # the one token given out is the seat's, on both processes
             for service in (first, second):
