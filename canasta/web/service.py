@@ -37,7 +37,7 @@ from canasta.notation import format_action, parse_action
 from canasta.players import get_player, hint
 from canasta.players.base import Player
 from canasta.record import Fairness
-from canasta.web.db import ActionRow, FairnessRow, GameRow, SeatRow, checkpoint, make_engine
+from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, SeatRow, WalBound, make_engine
 from canasta.web.fairness import commit, draw_seed, public_fairness
 
 HUMAN = "human"
@@ -161,9 +161,11 @@ class GameService:
     """Create, join, load and play games; the database holds the truth."""
 
     def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0,
-                 background_checkpoint: bool = False) -> None:
+                 background_checkpoint: bool = False, wal_limit: int = WAL_LIMIT) -> None:
         self.engine: Engine = make_engine(database_url, background_checkpoint=background_checkpoint)
-        self.writer = GroupWriter(self.engine)
+        #: SQLite: the writer truncates the write-ahead log when it passes ``wal_limit`` bytes
+        self.wal = WalBound(self.engine, wal_limit)
+        self.writer = GroupWriter(self.engine, self.wal)
         #: the owner runs :meth:`checkpoint` in a thread now and then (SQLite)
         self.background_checkpoint = background_checkpoint
         self.cache: OrderedDict[str, Live] = OrderedDict()
@@ -173,11 +175,11 @@ class GameService:
     def close(self) -> None:
         if self.background_checkpoint:
             with contextlib.suppress(Exception):  # what is left stays in the log, read back on the next start
-                checkpoint(self.engine)
+                self.wal.checkpoint()
         self.engine.dispose()
 
     def checkpoint(self) -> None:
-        checkpoint(self.engine)
+        self.wal.checkpoint()
 
     # ---------------------------------------------------------------- create
     def create_game(self, *, variant: str, players: int, seed: str | None, rules: dict[str, Any],
@@ -472,6 +474,7 @@ class GameService:
         try:
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, _action_row(live.id, seq, seat, stored))
+            self.wal.after_commit()
         except IntegrityError:
             # another process wrote this step first: catch up and refuse
             self.refresh(live.id)
@@ -575,8 +578,9 @@ class GroupWriter:
     steps), its rows are written one by one so that only the loser fails.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, wal: WalBound | None = None) -> None:
         self.engine = engine
+        self.wal = wal
         self.pending: list[tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
         #: transactions committed and rows written (for the load test's curiosity)
@@ -595,6 +599,8 @@ class GroupWriter:
     def _insert(self, rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(_INSERT_ACTION, rows)
+        if self.wal is not None:  # in the writer's thread: a TRUNCATE that waits for readers blocks no one else
+            self.wal.after_commit()
 
     @staticmethod
     def _done(item: tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]], error: BaseException | None) -> None:

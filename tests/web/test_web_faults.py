@@ -6,12 +6,14 @@ Redis on 6379 is never touched.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -247,3 +249,67 @@ def test_an_invite_is_claimed_once_across_processes(db_url: str) -> None:
     finally:
         first.close()
         second.close()
+
+
+# ------------------------------------------------------------------------ SQLite's log
+def test_sqlite_write_ahead_log_stays_bounded_under_sustained_writes(tmp_path: Path) -> None:
+    """The report: the -wal file reached 1.07 GB against a 21 MB database after 60 s of writes.
+
+    As in the server: commits one after another while another thread runs PASSIVE checkpoints (the
+    server's background task, here back to back). Such checkpoints never restart the log, so on the
+    old code the file passed 6 MB within 500 writes (a 0.1 MB database); bounded, it stays under 1 MB.
+    """
+    limit = 1 << 20
+    db = tmp_path / "wal.db"
+    service = GameService(f"sqlite:///{db}", background_checkpoint=True, wal_limit=limit)
+    wal = Path(f"{db}-wal")
+    computers = [{"kind": "computer"}, {"kind": "computer"}]
+    done = threading.Event()
+
+    def checkpoints() -> None:
+        while not done.is_set():
+            service.checkpoint()
+            done.wait(0.001)
+
+    checkpointer = threading.Thread(target=checkpoints)
+    checkpointer.start()
+    largest = 0
+    try:
+        live = service.get(service.create_game(variant="classic", players=2, seed=None, rules={}, seats=computers)["id"])
+        for _ in range(1500):
+            if live.game.is_over:
+                live = service.get(service.create_game(variant="classic", players=2, seed=None, rules={},
+                                                       seats=computers)["id"])
+            assert service.bot_move(live)
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
+    finally:
+        done.set()
+        checkpointer.join(30)
+        service.close()
+    assert service.wal.truncations > 0
+    assert largest <= limit, f"the -wal file reached {largest} bytes (limit {limit})"
+
+
+def test_group_writer_bounds_the_log_too(tmp_path: Path) -> None:
+    """The server writes through the group writer, in its thread: the bound holds there as well."""
+    limit = 256 << 10
+    db = tmp_path / "wal.db"
+    service = GameService(f"sqlite:///{db}", background_checkpoint=True, wal_limit=limit)
+    wal = Path(f"{db}-wal")
+
+    async def play() -> int:
+        largest = 0
+        live = service.get(service.create_game(variant="classic", players=2, seed=None, rules={},
+                                               seats=[{"kind": "computer"}, {"kind": "computer"}])["id"])
+        for _ in range(400):
+            if live.game.is_over:
+                break
+            assert await service.bot_move_async(live)
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
+        return largest
+
+    try:
+        largest = asyncio.run(play())
+    finally:
+        service.close()
+    assert service.wal.truncations > 0 and largest <= limit, largest
