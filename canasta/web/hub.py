@@ -236,10 +236,10 @@ class Hub:
 
     def _after_subscribe(self) -> None:
         """Whatever was published while unsubscribed is lost: every cached game may be behind the log.
-        Games with clients here are refreshed (and their clients updated); the others are dropped
-        from the cache, to be rebuilt from the database when next asked for."""
+        Games with clients here or computers moving here are refreshed (and their clients updated);
+        the others are dropped from the cache, to be rebuilt from the database when next asked for."""
         for game_id in list(self.service.cache):
-            if game_id in self.clients:
+            if game_id in self.clients or game_id in self.driving:
                 self._on_remote(game_id, True)
             else:
                 self.service.forget(game_id)
@@ -252,7 +252,7 @@ class Hub:
         live = self.service.current(game_id)
         if before is not None and before != (live.version, [s.public() for s in live.seats]):
             self.broadcast_local(game_id, force=True)
-            self.drive(game_id)
+        self.drive(game_id)  # a computer to act whose moves were left to a process that stopped
         return live
 
     def _on_remote(self, game_id: str, seats: bool) -> None:
