@@ -94,9 +94,11 @@ def legal(position: Annotated[Path, typer.Argument(help="a position saved with '
 
 
 @app.command()
-def replay(record: Annotated[Path, typer.Argument(help="a game record in the notation")]) -> None:
+def replay(record: Annotated[Path, typer.Argument(help="a game record in the notation")],
+           verify: Annotated[bool, typer.Option("--verify", help="also check the seed against the commitment "
+                                                "published when the game started (server games)")] = False) -> None:
     """Replay a record, check every action, and print the hand scores."""
-    from canasta.record import replay_command
+    from canasta.record import replay_command, verify_record
 
     try:
         text = record.read_text()
@@ -108,7 +110,7 @@ def replay(record: Annotated[Path, typer.Argument(help="a game record in the not
         fail(refused)
         return
     try:
-        typer.echo(replay_command(text))
+        typer.echo(verify_record(text) if verify else replay_command(text))
     except CanastaError as exc:
         fail(str(exc))
 

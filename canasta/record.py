@@ -10,10 +10,18 @@ replay can check them. See docs/notation.md for the format.
 
 A record redacted for a seat writes ``??`` for every card that seat never saw
 and drops the seed (which reveals everything); it parses but cannot be replayed.
+
+Format 2 (tag ``[Format "2"]``, written only when used) adds ``Shuffle`` (how deals derive
+from the seed; absent: ``mt19937``, the only scheme of format 1) and the fairness tags of a
+server game: ``Commitment`` (SHA-256 of ``salt:seed``, published when the game started) and
+``Salt`` (revealed with the seed). :func:`verify_record` checks them. Format 1 records replay
+as before.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 from collections.abc import Sequence
@@ -21,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from canasta.cards import format_card, is_red_three, parse_card
+from canasta.engine import chance
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError, IllegalActionError, NotationError
@@ -32,6 +41,10 @@ from canasta.variants import find_variant
 Card = int | None
 
 HIDDEN = "??"
+#: how a game whose seed its creator chose is marked (web tables, records)
+PRACTICE = "practice: seed chosen by its creator"
+#: the newest record format this module reads and writes (1: no Format tag)
+RECORD_FORMAT = 2
 UNKNOWN_DATE = "?"
 UNFINISHED = "*"
 
@@ -155,8 +168,27 @@ def _score_of(result: dict[str, Any]) -> Score:
                  totals=list(result["totals"]))
 
 
-def record_from_game(game: Game, seat: int | None = None, date: str | None = None) -> Record:
-    """The record of ``game`` so far; with ``seat``, redacted to what that seat saw."""
+@dataclass(frozen=True)
+class Fairness:
+    """A server game's commitment to its seed: ``commitment`` is published when the game starts,
+    ``salt`` (and the seed) revealed in the record when it ends."""
+
+    salt: str
+    commitment: str
+    #: the creator chose the seed (a practice game: the creator could know every card)
+    chosen: bool = False
+
+
+def seed_commitment(seed: int | str, salt: str) -> str:
+    """SHA-256 (hex) of the UTF-8 text ``salt:seed``: binds the seed without revealing it (the salt,
+    128 random bits, keeps a chosen or short seed from being found by trying candidates)."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def record_from_game(game: Game, seat: int | None = None, date: str | None = None,
+                     fairness: Fairness | None = None) -> Record:
+    """The record of ``game`` so far; with ``seat``, redacted to what that seat saw; with ``fairness``,
+    its Commitment (and, unredacted, its Salt)."""
     if seat is not None and not 0 <= seat < game.num_players:
         raise NotationError(f"there is no seat {seat} in a {game.num_players}-player game")
     if not game.deals or game.deals[0]["hand"] != 1:
@@ -181,8 +213,18 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
         "Date": date or UNKNOWN_DATE,
         "Result": result_text(game),
     }
+    if game.shuffle != chance.LEGACY or fairness is not None:
+        tags = {"Format": str(RECORD_FORMAT), **tags}
+        if game.shuffle != chance.LEGACY:
+            tags["Shuffle"] = game.shuffle
+        if fairness is not None:
+            tags["Commitment"] = fairness.commitment
+            tags["Salt"] = fairness.salt
+            if fairness.chosen:
+                tags["Practice"] = PRACTICE
     if seat is not None:
         del tags["Seed"]  # the seed reveals every card
+        tags.pop("Salt", None)  # with the salt, a short seed could be found by trying candidates
         tags["Redacted"] = str(seat)
     record = Record(tags=tags)
     start = 0
@@ -208,9 +250,11 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
     return record
 
 
-def export_record(game: Game, seat: int | None = None, date: str | None = None) -> str:
-    """The game as a record; ``seat`` redacts it for that seat, ``date`` fills the Date tag."""
-    return format_record(record_from_game(game, seat, date))
+def export_record(game: Game, seat: int | None = None, date: str | None = None,
+                  fairness: Fairness | None = None) -> str:
+    """The game as a record; ``seat`` redacts it for that seat, ``date`` fills the Date tag,
+    ``fairness`` adds the seed's commitment (and its salt, unredacted)."""
+    return format_record(record_from_game(game, seat, date, fairness))
 
 
 # --------------------------------------------------------------------- parsing
@@ -360,6 +404,13 @@ def _new_game(record: Record) -> Game:
     if "Redacted" in record.tags:
         raise RecordError(record.tag_lines["Redacted"],
                           f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed")
+    if "Format" in record.tags and not 1 <= _int_tag(record, "Format") <= RECORD_FORMAT:
+        raise RecordError(record.tag_lines["Format"], f"record format {record.tags['Format']} is newer than this "
+                                                      f"version reads (formats 1 to {RECORD_FORMAT})")
+    shuffle = record.tags.get("Shuffle", chance.LEGACY)
+    if shuffle not in chance.SCHEMES:
+        raise RecordError(record.tag_lines["Shuffle"], f"unknown shuffle {shuffle!r}: this version knows "
+                                                       f"{', '.join(chance.SCHEMES)}")
     variant = _tag(record, "Variant")
     players = _int_tag(record, "Players")
     seed_text = _tag(record, "Seed")
@@ -383,7 +434,7 @@ def _new_game(record: Record) -> Game:
         raise RecordError(record.tag_lines["Players"], f"{variant} is played by "
                           f"{', '.join(map(str, cls.player_counts))} players, not {players}")
     try:
-        game = Game(variant, players, seed, rules)
+        game = Game(variant, players, seed, rules, shuffle=shuffle)
     except CanastaError as exc:
         raise RecordError(record.tag_lines.get("Rules", 0), str(exc)) from None
     if "RulesVersion" in record.tags and _int_tag(record, "RulesVersion") != game.variant.rules_version:
@@ -507,5 +558,32 @@ def replay_command(text: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Card", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "export_record",
-           "format_record", "parse_record", "record_from_game", "replay_command", "replay_record", "result_text"]
+def verify_record(text: str) -> str:
+    """``canasta replay --verify``: check that the deal was fixed before the first card.
+
+    Recomputes the commitment from the revealed Seed and Salt and compares it with the
+    Commitment tag (published when the game started), then replays the record, which deals
+    every hand from that seed and checks each dealt card, draw and score against the record.
+    Raises :class:`RecordError` if anything differs; returns the replay summary, headed by the check.
+    """
+    record = parse_record(text)
+    for name in ("Commitment", "Salt", "Seed"):
+        if name not in record.tags:
+            missing = "redacted records have no seed or salt" if "Redacted" in record.tags else \
+                "only records of finished server games carry the seed's commitment and salt"
+            raise RecordError(0, f"the record has no [{name} \"...\"] tag: {missing}")
+    expected = seed_commitment(record.tags["Seed"], record.tags["Salt"])
+    if not hmac.compare_digest(expected, record.tags["Commitment"].lower()):
+        raise RecordError(record.tag_lines["Commitment"],
+                          f"the commitment does not match: SHA-256 of 'salt:seed' is {expected}, "
+                          f"the record says {record.tags['Commitment']}")
+    summary = replay_command(text)
+    if "Practice" in record.tags:
+        summary = f"note: {PRACTICE}, who could know every card before the first was dealt\n{summary}"
+    return (f"verified: SHA-256('{record.tags['Salt']}:{record.tags['Seed']}') = {expected} is the commitment "
+            f"published when the game started, and every deal replays from that seed\n{summary}")
+
+
+__all__ = ["Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "export_record",
+           "format_record", "parse_record", "record_from_game", "replay_command", "replay_record", "result_text",
+           "seed_commitment", "verify_record"]

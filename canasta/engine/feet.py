@@ -30,7 +30,6 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_black_three, is_red_three, sort_key
@@ -73,6 +72,7 @@ class FootRules:
     turn_created: set[int]
     turn_added_existing: bool
     took_pile: bool
+    chance: Any  # Game.chance: the seeded chance stream of a label
     drawn: bool
     frozen: bool
     take_snapshot: dict[str, Any] | None
@@ -253,12 +253,12 @@ class FootRules:
         if not v.self_deal:
             return
         n = self.num_players
-        rng = random.Random(f"{self.seed}/{self.hand_no}/self-deal")
+        rng = self.chance(f"{self.hand_no}/self-deal")
         need = v.hand_size + v.foot_size
         pulls = [0] * n
         for i in range(n):
             seat = (self.dealer + 1 + i) % n  # 'Each player in turn, starting with the one to the dealer's left'
-            pulls[seat] = need + rng.choices((-2, -1, 0, 1, 2), weights=(1, 2, 3, 2, 1))[0]
+            pulls[seat] = need + rng.weighted((-2, -1, 0, 1, 2), (1, 2, 3, 2, 1))
             if pulls[seat] == need:
                 self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
         self.deals[-1]["pulls"] = pulls

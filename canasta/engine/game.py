@@ -3,13 +3,13 @@
 The state is plain data (lists, ints, dicts) owned by one :class:`Game`.
 ``apply`` checks an action completely before it changes anything, so a refused
 action leaves the game exactly as it was. Randomness comes only from the seed:
-the deal of hand ``k`` is shuffled by ``random.Random(f"{seed}/{k}")``. The
-engine performs no I/O and reads no clock.
+the deal of hand ``k`` is shuffled by the chance stream ``k`` of the game's seed
+under its shuffle scheme (see :mod:`canasta.engine.chance`). The engine performs
+no I/O and reads no clock.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sized
 from typing import Any
 
@@ -24,6 +24,7 @@ from canasta.cards import (
     is_red_three,
     sort_key,
 )
+from canasta.engine import chance as _chance
 from canasta.engine import setrules as _sr
 from canasta.engine.actions import (
     ADD,
@@ -48,7 +49,7 @@ from canasta.engine.actions import (
 )
 from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
-from canasta.errors import IllegalActionError, SchemaError
+from canasta.errors import IllegalActionError, OptionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -141,7 +142,9 @@ class Game(IdMeldRules, FootRules):
     variant: Classic
 
     def __init__(self, variant: str = "classic", players: int = 4, seed: int | str = 0,
-                 rules: dict[str, Any] | None = None, *, _deal: bool = True) -> None:
+                 rules: dict[str, Any] | None = None, *, shuffle: str = _chance.LEGACY, _deal: bool = True) -> None:
+        if shuffle not in _chance.SCHEMES:
+            raise OptionError(f"shuffle must be one of {', '.join(_chance.SCHEMES)}, not {shuffle!r}")
         cls = find_variant(variant)
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
@@ -187,6 +190,8 @@ class Game(IdMeldRules, FootRules):
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
+        #: how shuffles derive from the seed (canasta.engine.chance): part of what a replay needs
+        self.shuffle = shuffle
         self.scores = [0] * self.num_sides
         self.hand_results: list[HandScore] = []
         #: (seat, action, cards that came from the stock to that seat by the action)
@@ -199,6 +204,10 @@ class Game(IdMeldRules, FootRules):
             self._deal()
 
     # ------------------------------------------------------------------ deal
+    def chance(self, label: str) -> _chance.HmacStream | _chance.LegacyStream:
+        """The chance stream named ``label`` (a pure function of the seed, the scheme and the label)."""
+        return _chance.stream(self.shuffle, self.seed, label)
+
     def _deal(self) -> None:
         v = self.variant
         n = self.num_players
@@ -207,7 +216,7 @@ class Game(IdMeldRules, FootRules):
             self.dealer = (self.dealer + 1) % n
         self.reshuffles = 0
         deck = v.deck()
-        random.Random(f"{self.seed}/{self.hand_no}").shuffle(deck)
+        self.chance(str(self.hand_no)).shuffle(deck)
         if self._ids:
             self._id_deal_cards(deck)
             self.frozen = False
@@ -1172,7 +1181,7 @@ class Game(IdMeldRules, FootRules):
         if self.variant.RESTOCK_KEEPS_UPCARD:  # Mille: 'the upcard is set aside'; it stays face up as the pile
             self.pile = [cards.pop()]
         self.frozen = False
-        random.Random(f"{self.seed}/{self.hand_no}/reshuffle/{self.reshuffles}").shuffle(cards)
+        self.chance(f"{self.hand_no}/reshuffle/{self.reshuffles}").shuffle(cards)
         self.stock = cards
 
     def _do_take(self, action: Action) -> None:
@@ -1443,12 +1452,16 @@ class Game(IdMeldRules, FootRules):
         self._deal()
 
     # ---------------------------------------------------------- observation
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, and everything face up on the table."""
-        if not 0 <= seat < self.num_players:
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, and everything face up on the table.
+
+        ``seat=None`` is a spectator's view: only what every seat sees (no hand, no seat's
+        private choice), with ``seat``, ``side`` and ``partner`` None.
+        """
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.num_players):
             raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
         v = self.variant
-        side = self._sides[seat]
+        side = None if seat is None else self._sides[seat]
         if self._ids:
             return self._id_observation(self._base_observation(seat))
         obs: dict[str, Any] = {
@@ -1457,13 +1470,13 @@ class Game(IdMeldRules, FootRules):
             "players": self.num_players,
             "seat": seat,
             "side": side,
-            "partner": v.partner_of(seat),
+            "partner": None if seat is None else v.partner_of(seat),
             "hand_no": self.hand_no,
             "dealer": self.dealer,
             "turn": self.turn,
             "actor": self.actor if not self.is_over else None,
             "phase": self.phase,
-            "hand": [format_card(c) for c in self.hand_cards(seat)],
+            "hand": [] if seat is None else [format_card(c) for c in self.hand_cards(seat)],
             "hand_sizes": list(self.hand_sizes),
             # cards every player saw go into each hand (a taken pile, a retracted meld) and still there
             "known_hands": [[format_card(c) for c in sorted(k, key=sort_key)] for k in self.known],
@@ -1505,14 +1518,16 @@ class Game(IdMeldRules, FootRules):
             return None
         return self.variant.settle(list(self.scores), self.hand_results, self.winner)
 
-    def _base_observation(self, seat: int) -> dict[str, Any]:
-        """The observation keys every variant shares (melds are filled in by the family)."""
+    def _base_observation(self, seat: int | None) -> dict[str, Any]:
+        """The observation keys every variant shares (melds are filled in by the family); None: a spectator."""
         return {
             "variant": self.variant_name, "rules": dict(self.variant.rules), "players": self.num_players,
-            "seat": seat, "side": self._sides[seat], "partner": self.variant.partner_of(seat),
+            "seat": seat, "side": None if seat is None else self._sides[seat],
+            "partner": None if seat is None else self.variant.partner_of(seat),
             "hand_no": self.hand_no, "dealer": self.dealer, "turn": self.turn,
             "actor": self.actor if not self.is_over else None, "phase": self.phase,
-            "hand": [format_card(c) for c in self.hand_cards(seat)], "hand_sizes": list(self.hand_sizes),
+            "hand": [] if seat is None else [format_card(c) for c in self.hand_cards(seat)],
+            "hand_sizes": list(self.hand_sizes),
             "stock_size": len(self.stock), "pile_size": len(self.pile),
             "pile_top": format_card(self.pile[-1]) if self.pile else None,
             "pile": [format_card(c) for c in self.pile], "frozen": False, "melds": [],
@@ -1577,6 +1592,7 @@ class Game(IdMeldRules, FootRules):
             "rules": self.variant.non_default_rules(),
             "players": self.num_players,
             "seed": self.seed,
+            **({"shuffle": self.shuffle} if self.shuffle != _chance.LEGACY else {}),
             "scores": list(self.scores),
             "hand_results": self.hand_results,
             "hand_no": self.hand_no,
@@ -1619,7 +1635,8 @@ class Game(IdMeldRules, FootRules):
         try:
             if d.get("schema") != SCHEMA_VERSION:
                 raise SchemaError(f"saved position has schema {d.get('schema')!r}; this version reads {SCHEMA_VERSION}")
-            g = cls(d["variant"], d["players"], d["seed"], d.get("rules") or {}, _deal=False)
+            g = cls(d["variant"], d["players"], d["seed"], d.get("rules") or {},
+                    shuffle=d.get("shuffle", _chance.LEGACY), _deal=False)
             g.scores = list(d["scores"])
             g.hand_results = d["hand_results"]
             g.hand_no = d["hand_no"]

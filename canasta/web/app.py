@@ -204,10 +204,10 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     @app.get("/api/games/{game_id}")
     async def api_game(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
-        live = service.get(game_id)
+        live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
-                "idle_limit": service.idle_limit, **_strip(service, live, seat)}
+                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat)}
 
     @app.get("/api/games/{game_id}/record")
     async def api_record(game_id: str, x_seat_token: str | None = Header(default=None),
@@ -243,7 +243,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         await ws.accept()
         try:
             hello = await _first_message(ws)
-            live = service.get(game_id)
+            live = hub.catch_up(game_id)  # checked against the log: news from other processes may have been lost
             seat = service.seat_of(live, hello.get("token"))
         except WebError as exc:
             await _send_close(ws, exc.payload())
@@ -256,7 +256,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         since = hello.get("since")
         since = since if isinstance(since, int) and not isinstance(since, bool) else None
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
-                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover})
+                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
+                     "fairness": service.fairness(live)})
         client.send(hub.update_for(live, client, since))
         hub.drive(game_id)
         tokens, last = burst, time.monotonic()
@@ -370,6 +371,7 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
         if kind == "hint":
             return service.hint(live, client.seat)
         if kind == "sync":
+            live = hub.catch_up(client.game_id)
             since = message.get("since")
             return hub.update_for(live, client, since if isinstance(since, int) and not isinstance(since, bool) else None)
         if kind == "takeover":

@@ -5,16 +5,20 @@ The live state is never stored: it is rebuilt by replaying the log (see
 acknowledged, and ``(game_id, seq)`` is unique, so two processes (or a retried
 request) can never both write the same step of a game.
 
-SQLite (the default) runs in WAL mode with a busy timeout; PostgreSQL is used
-through psycopg 3 (``postgresql://`` URLs are mapped to ``postgresql+psycopg://``).
+SQLite (the default) runs in WAL mode with a busy timeout, and the writer keeps
+the write-ahead log bounded (:class:`WalBound`); PostgreSQL is used through
+psycopg 3 (``postgresql://`` URLs are mapped to ``postgresql+psycopg://``).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Float,
     ForeignKey,
     Integer,
@@ -78,6 +82,25 @@ class ActionRow(Base):
     created: Mapped[float] = mapped_column(Float, default=time.time)
 
 
+class FairnessRow(Base):
+    """How a game's seed was drawn and the commitment published for it (games before this table have none).
+
+    A table of its own, so that databases made before it gain it by ``create_all`` without a migration.
+    """
+
+    __tablename__ = "fairness"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    #: the shuffle scheme of the engine (canasta.engine.chance)
+    shuffle: Mapped[str] = mapped_column(String(16))
+    #: hex; revealed with the seed in the record of the finished game
+    salt: Mapped[str] = mapped_column(String(64))
+    #: sha256 of 'salt:seed' (canasta.record.seed_commitment), published from the start
+    commitment: Mapped[str] = mapped_column(String(64))
+    #: the creator chose the seed (a practice game)
+    chosen: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 def normalize_url(url: str) -> str:
     """Accept plain ``postgresql://`` and file paths as well as SQLAlchemy URLs."""
     if url.startswith(("postgresql://", "postgres://")):
@@ -125,3 +148,47 @@ def checkpoint(engine: Engine, mode: str = "PASSIVE") -> None:
         return
     with engine.connect() as conn:
         conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+
+
+#: a SQLite -wal file past this many bytes is checkpointed and truncated by the writer
+WAL_LIMIT = 16 << 20
+
+
+class WalBound:
+    """Keeps SQLite's write-ahead log under ``limit`` bytes (give or take one batch of commits).
+
+    Checkpoints that never wait (PASSIVE, automatic or in the background) copy the log into the
+    database but cannot restart it while commits keep coming: the log is reused from its start only
+    when a writer begins just after a checkpoint has copied everything, which under sustained writes
+    almost never happens, so the file grew without bound (1 GB against a 21 MB database in 60 s).
+    After each commit the writer looks at the file's size (one ``stat``) and, past the limit, runs a
+    TRUNCATE checkpoint: it waits (busy timeout) for readers to reach the newest snapshot, copies
+    the log and truncates it to zero bytes. Nothing to do for PostgreSQL or an in-memory database.
+    """
+
+    def __init__(self, engine: Engine, limit: int = WAL_LIMIT) -> None:
+        self.engine = engine
+        self.limit = limit
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        self.path = f"{database}-wal" if database and database != ":memory:" and not database.startswith("file:") \
+            else None
+        #: TRUNCATE checkpoints run so far (for tests and the curious)
+        self.truncations = 0
+        #: held by every checkpoint of this process: a TRUNCATE that met a PASSIVE one running would
+        #: give up at once (SQLite does not wait for another checkpoint) and the log grow on meanwhile
+        self.lock = threading.Lock()
+
+    def checkpoint(self, mode: str = "PASSIVE") -> None:
+        with self.lock:
+            checkpoint(self.engine, mode)
+
+    def after_commit(self) -> None:
+        if self.path is None:
+            return
+        try:
+            size = os.path.getsize(self.path)
+        except OSError:
+            return
+        if size > self.limit:
+            self.checkpoint("TRUNCATE")  # if another process's checkpoint refuses it, the next commit retries
+            self.truncations += 1

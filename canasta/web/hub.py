@@ -7,9 +7,12 @@ has, and gets the events it missed, or a full resync).
 
 With ``redis_url`` every state change is published on ``canasta:game:<id>``;
 every process refreshes that game from the database (the durable log) and
-updates its own clients. The pub/sub listener reconnects by itself, and after a
-reconnect refreshes every game it has clients for, so a lost message costs only
-latency.
+updates its own clients. The pub/sub listener reconnects by itself; after a
+reconnect it refreshes every cached game that has clients here and drops the
+others from the cache (messages published while Redis was down are lost), and a
+client connecting or asking to ``sync`` is served the game checked against the
+database (:meth:`Hub.catch_up`), so a lost message costs only latency, never a
+table stuck at an old version.
 """
 
 from __future__ import annotations
@@ -208,8 +211,7 @@ class Hub:
                 await pubsub.psubscribe(CHANNEL_PREFIX + "*")
                 ready.set()
                 backoff = 0.1
-                for game_id in list(self.clients):  # catch up on whatever was missed while disconnected
-                    self._on_remote(game_id, True)
+                self._after_subscribe()
                 async for message in pubsub.listen():
                     if message.get("type") != "pmessage":
                         continue
@@ -231,6 +233,27 @@ class Hub:
                     await pubsub.aclose()
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
+
+    def _after_subscribe(self) -> None:
+        """Whatever was published while unsubscribed is lost: every cached game may be behind the log.
+        Games with clients here or computers moving here are refreshed (and their clients updated);
+        the others are dropped from the cache, to be rebuilt from the database when next asked for."""
+        for game_id in list(self.service.cache):
+            if game_id in self.clients or game_id in self.driving:
+                self._on_remote(game_id, True)
+            else:
+                self.service.forget(game_id)
+
+    def catch_up(self, game_id: str) -> Live:
+        """The game checked against the database (for a connecting or syncing client); if it had
+        fallen behind, the other local clients are updated and the computers move."""
+        cached = self.service.cache.get(game_id)
+        before = (cached.version, [s.public() for s in cached.seats]) if cached is not None else None
+        live = self.service.current(game_id)
+        if before is not None and before != (live.version, [s.public() for s in live.seats]):
+            self.broadcast_local(game_id, force=True)
+        self.drive(game_id)  # a computer to act whose moves were left to a process that stopped
+        return live
 
     def _on_remote(self, game_id: str, seats: bool) -> None:
         if game_id not in self.service.cache:

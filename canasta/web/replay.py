@@ -50,7 +50,8 @@ def replay_frames(text: str) -> dict[str, Any]:
         final = replay_record(text)
     except CanastaError as exc:
         raise WebError("bad-record", str(exc)) from None
-    game = Game(final.variant_name, final.num_players, final.seed, final.variant.non_default_rules())
+    game = Game(final.variant_name, final.num_players, final.seed, final.variant.non_default_rules(),
+                shuffle=final.shuffle)
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] = {"number": game.hand_no, "dealer": game.dealer, "frames": [_frame(game)]}
     for seat, action, _got in final.history:

@@ -24,18 +24,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+from canasta.engine import chance
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError, IllegalActionError, NotationError
 from canasta.notation import format_action, parse_action
 from canasta.players import get_player, hint
 from canasta.players.base import Player
-from canasta.web.db import ActionRow, GameRow, SeatRow, checkpoint, make_engine
+from canasta.record import Fairness
+from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, SeatRow, WalBound, make_engine
+from canasta.web.fairness import commit, draw_seed, public_fairness
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -105,6 +108,8 @@ class Live:
     #: per seat (None: spectators), the observation and legal actions at one version, built once
     #: when first sent and shared by every client of that seat (see :func:`public_state`)
     views: dict[int | None, tuple[int, dict[str, Any], list[str]]] = field(default_factory=dict)
+    #: the seed's commitment and salt (None: a game created before they were kept)
+    fairness: Fairness | None = None
 
     @property
     def version(self) -> int:
@@ -131,8 +136,8 @@ def parse_seed(text: str) -> int | str:
 def public_state(live: Live, seat: int | None) -> dict[str, Any]:
     """The state message for one seat (or a spectator, ``seat=None``).
 
-    Built from ``Game.observation`` only: a spectator gets seat 0's view with the
-    hand removed, so the message holds nothing that is not face up. The observation
+    Built from ``Game.observation`` only (``observation(None)`` for a spectator: what
+    every seat sees), so the message holds nothing that is not face up. The observation
     and legal actions are built once per (version, seat) and shared by every message
     of that seat at that version (the legal actions only for the seat to act); the
     seats' kinds are read fresh, since a takeover changes them without a move.
@@ -143,14 +148,7 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
         _, obs, legal = cached
     else:
         game = live.game
-        if seat is None:
-            obs = game.observation(0)
-            obs["hand"] = []
-            obs["seat"] = None
-            obs["side"] = None
-            obs["partner"] = None
-        else:
-            obs = game.observation(seat)
+        obs = game.observation(seat)  # seat None: the engine's spectator view, only what every seat sees
         legal = []
         if seat is not None and not game.is_over and game.actor == seat:
             legal = [format_action(a) for a in game.legal_actions()]
@@ -163,9 +161,11 @@ class GameService:
     """Create, join, load and play games; the database holds the truth."""
 
     def __init__(self, database_url: str, *, max_cached: int = 2000, idle_limit: float | None = 120.0,
-                 background_checkpoint: bool = False) -> None:
+                 background_checkpoint: bool = False, wal_limit: int = WAL_LIMIT) -> None:
         self.engine: Engine = make_engine(database_url, background_checkpoint=background_checkpoint)
-        self.writer = GroupWriter(self.engine)
+        #: SQLite: the writer truncates the write-ahead log when it passes ``wal_limit`` bytes
+        self.wal = WalBound(self.engine, wal_limit)
+        self.writer = GroupWriter(self.engine, self.wal)
         #: the owner runs :meth:`checkpoint` in a thread now and then (SQLite)
         self.background_checkpoint = background_checkpoint
         self.cache: OrderedDict[str, Live] = OrderedDict()
@@ -175,11 +175,11 @@ class GameService:
     def close(self) -> None:
         if self.background_checkpoint:
             with contextlib.suppress(Exception):  # what is left stays in the log, read back on the next start
-                checkpoint(self.engine)
+                self.wal.checkpoint()
         self.engine.dispose()
 
     def checkpoint(self) -> None:
-        checkpoint(self.engine)
+        self.wal.checkpoint()
 
     # ---------------------------------------------------------------- create
     def create_game(self, *, variant: str, players: int, seed: str | None, rules: dict[str, Any],
@@ -192,9 +192,11 @@ class GameService:
             raise WebError("bad-request", "players must be a whole number")
         if not isinstance(rules, dict):
             raise WebError("bad-request", "rules must be an object of table rules")
-        seed_value = parse_seed(seed) if seed else secrets.randbelow(10**9)
+        # a chosen seed makes a practice game (its creator may know every card); otherwise 128 secret bits
+        seed_value = parse_seed(seed) if seed else draw_seed()
+        shuffle, fairness = commit(seed_value, chosen=bool(seed))
         try:
-            game = Game(variant, players, seed_value, rules)
+            game = Game(variant, players, seed_value, rules, shuffle=shuffle)
         except CanastaError as exc:
             raise WebError("bad-options", str(exc)) from None
         if len(seats) != players:
@@ -229,23 +231,33 @@ class GameService:
         with Session(self.engine) as session:
             session.add(GameRow(id=game_id, variant=game.variant_name, players=players, seed=str(seed_value),
                                 rules=json.dumps(game.variant.non_default_rules()), seats=rows))
+            session.flush()  # the game row first: the fairness row refers to it
+            session.add(FairnessRow(game_id=game_id, shuffle=shuffle, salt=fairness.salt,
+                                    commitment=fairness.commitment, chosen=fairness.chosen))
             session.commit()
         return {"id": game_id, "tokens": tokens, "invites": invites}
 
     def join(self, game_id: str, seat: int, invite: str, name: str = "") -> str:
-        """Claim an invited seat; returns the seat's token. An invite works once."""
-        with Session(self.engine) as session:
-            row = session.execute(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)).scalar_one_or_none()
-            if row is None or row.invite_hash is None or not secrets.compare_digest(row.invite_hash, hash_secret(invite)):
-                raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
-            token = secrets.token_urlsafe(24)
-            row.token_hash = hash_secret(token)
-            row.invite_hash = None
-            if row.kind == COMPUTER:  # the computer kept the seat warm while the invite was open
-                row.kind, row.level = HUMAN, None
-            if name:
-                row.name = name[:40]
-            session.commit()
+        """Claim an invited seat; returns the seat's token. An invite works once.
+
+        The claim is one conditional UPDATE (``... WHERE invite_hash = <this invite>``), so of two
+        processes claiming at once the database lets exactly one change the row; the other changes
+        nothing and is refused.
+        """
+        if not isinstance(invite, str) or not invite or len(invite) > 200:
+            raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
+        token = secrets.token_urlsafe(24)
+        # the computer kept the seat warm while the invite was open: the claimed seat is human
+        values: dict[str, Any] = {"token_hash": hash_secret(token), "invite_hash": None, "kind": HUMAN, "level": None}
+        if name:
+            values["name"] = name[:40]
+        claim = (update(SeatRow)
+                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.invite_hash == hash_secret(invite))
+                 .values(**values))
+        with self.engine.begin() as conn:
+            claimed = conn.execute(claim).rowcount
+        if claimed != 1:
+            raise WebError("bad-invite", "this invite is not valid (or was already used)", status=403)
         self.reload_seats(game_id)
         live = self.cache.get(game_id)
         if live is not None and not live.game.is_over and live.game.actor == seat:
@@ -272,13 +284,38 @@ class GameService:
                 raise WebError("no-game", f"there is no game {game_id!r}", status=404)
             seed = parse_seed(row.seed)
             rules = json.loads(row.rules)
+            fair = session.get(FairnessRow, game_id)
+            shuffle = fair.shuffle if fair is not None else chance.LEGACY
+            fairness = None if fair is None else Fairness(salt=fair.salt, commitment=fair.commitment,
+                                                          chosen=bool(fair.chosen))
             live = Live(id=row.id, variant=row.variant, players=row.players, seed=seed, rules=rules,
-                        game=Game(row.variant, row.players, seed, rules), seats=[_seat_info(s) for s in row.seats])
+                        game=Game(row.variant, row.players, seed, rules, shuffle=shuffle),
+                        seats=[_seat_info(s) for s in row.seats], fairness=fairness)
             actions = session.execute(select(ActionRow).where(ActionRow.game_id == game_id)
                                       .order_by(ActionRow.seq)).scalars().all()
             self._replay(live, [(a.seq, a.seat, a.action) for a in actions])
         self.cache[game_id] = live
         self._evict()
+        return live
+
+    def current(self, game_id: str) -> Live:
+        """The live game checked against the database: the log's new actions and the seats as stored.
+
+        For a client connecting or asking to sync: a cached game may be behind when another process
+        wrote while the fan-out (Redis) was down, and only the database knows; without this check
+        such a table stayed at its old version for good. A cached game whose log no longer replays
+        is dropped and rebuilt.
+        """
+        if game_id not in self.cache:
+            return self.get(game_id)
+        try:
+            self.reload_seats(game_id)
+            live = self.refresh(game_id)
+        except WebError:
+            self.forget(game_id)
+            return self.get(game_id)
+        assert live is not None
+        self.cache.move_to_end(game_id)
         return live
 
     def _replay(self, live: Live, rows: list[tuple[int, int, str]]) -> None:
@@ -304,8 +341,11 @@ class GameService:
 
     def reload_seats(self, game_id: str) -> None:
         live = self.cache.get(game_id)
-        if live is None:
-            return
+        if live is not None:
+            self._reload_seats_of(live)
+
+    def _reload_seats_of(self, live: Live) -> None:
+        game_id = live.id
         with Session(self.engine) as session:
             rows = session.execute(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).scalars().all()
             live.seats = [_seat_info(s) for s in rows]
@@ -325,9 +365,14 @@ class GameService:
         if not isinstance(token, str) or len(token) > 200:
             raise WebError("bad-token", "this seat token is not valid for this game", status=403)
         digest = hash_secret(token)
-        for info in live.seats:
-            if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
-                return info.seat
+        for attempt in range(2):
+            for info in live.seats:
+                if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+                    return info.seat
+            if attempt == 0:
+                # the seat may have been claimed on another process while its news was lost (Redis
+                # down): the database decides before the token is refused
+                self._reload_seats_of(live)
         raise WebError("bad-token", "this seat token is not valid for this game", status=403)
 
     def set_seat_kind(self, live: Live, seat: int, kind: str, level: str | None) -> None:
@@ -429,6 +474,7 @@ class GameService:
         try:
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, _action_row(live.id, seq, seat, stored))
+            self.wal.after_commit()
         except IntegrityError:
             # another process wrote this step first: catch up and refuse
             self.refresh(live.id)
@@ -498,20 +544,24 @@ class GameService:
             return None
         return live.events[since:]
 
+    def fairness(self, live: Live) -> dict[str, Any] | None:
+        """The seed's commitment and whether the creator chose it, for every seat and spectator."""
+        return public_fairness(live.game.shuffle, live.fairness)
+
     # --------------------------------------------------------------- records
     def record(self, live: Live, seat: int | None) -> str:
         """The game as a record; redacted for the downloader's seat (spectators: seat 0's public view) unless over."""
         from canasta.record import export_record
 
         game = live.game
-        if game.is_over:
-            return export_record(game)
+        if game.is_over:  # the seed and salt are revealed: anyone may check them against the commitment
+            return export_record(game, fairness=live.fairness)
         # A spectator may only have what is face up: a record redacted for any seat, minus that seat's hand,
         # would still be more than a spectator saw, so spectators get no running record.
         if seat is None:
             raise WebError("not-seated", "a running game's record is for its players (it shows the downloader's hand)",
                            status=403)
-        return export_record(game, seat=seat)
+        return export_record(game, seat=seat, fairness=live.fairness)
 
 
 def _action_row(game_id: str, seq: int, seat: int, stored: str) -> dict[str, Any]:
@@ -528,8 +578,9 @@ class GroupWriter:
     steps), its rows are written one by one so that only the loser fails.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, wal: WalBound | None = None) -> None:
         self.engine = engine
+        self.wal = wal
         self.pending: list[tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
         #: transactions committed and rows written (for the load test's curiosity)
@@ -548,6 +599,8 @@ class GroupWriter:
     def _insert(self, rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(_INSERT_ACTION, rows)
+        if self.wal is not None:  # in the writer's thread: a TRUNCATE that waits for readers blocks no one else
+            self.wal.after_commit()
 
     @staticmethod
     def _done(item: tuple[dict[str, Any], Callable[[bool], None], asyncio.Future[None]], error: BaseException | None) -> None:

@@ -78,6 +78,7 @@ function onMessage(m) {
       localStorage.removeItem(SEAT_KEY);
     }
     document.body.dataset.connected = "true";
+    showFairness(m.fairness);
     return;
   }
   if (m.type === "update") {
@@ -99,6 +100,22 @@ function onMessage(m) {
     return;
   }
   if (m.type === "hint") showHint(m);
+}
+
+// Every seat is told when the creator chose the seed (a practice game), and sees the commitment to the
+// seed published before the first card; the finished game's record reveals the seed for `canasta replay --verify`.
+function showFairness(fairness) {
+  let note = $("fairness");
+  if (!note) {
+    note = document.createElement("span");
+    note.id = "fairness";
+    $("status").after(note);
+  }
+  if (!fairness) { note.hidden = true; return; }
+  note.hidden = false;
+  note.className = fairness.practice ? "fairness practice" : "fairness";
+  note.textContent = fairness.practice ? fairness.notice : "fair deal: seed committed";
+  note.title = `Commitment (SHA-256 of salt:seed): ${fairness.commitment}. ${fairness.verify}`;
 }
 
 // ------------------------------------------------------------------ helpers
