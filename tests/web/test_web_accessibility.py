@@ -242,3 +242,91 @@ def test_phone_layout(browser: Any, server: Server) -> None:
         return Math.min(r.height, (next ? next.getBoundingClientRect().left : r.right) - r.left); })""")
     assert strips and min(strips) >= 44, strips
     page.context.close()
+
+
+def fill_side(team: Any, melds: str, hands: list[str], threes: int | None = None) -> None:
+    team.locator('[data-f="melds"]').fill(melds)
+    for p, cards in enumerate(hands):
+        team.locator(f'[data-f="hand{p}"]').fill(cards)
+    if threes is not None:
+        team.locator('[data-f="threes"]').fill(str(threes))
+
+
+BIG = "K K K K K K K\nQ Q Q Q Q Q Q\nJ J J J J J J\n10 10 10 10 10 10 10"
+
+
+def test_scorepad_game_to_the_target_with_undo_and_edit(browser: Any, server: Server) -> None:
+    """Defect 13: a hand can be undone and edited, the same click does not add a hand twice, the winner is
+    named at the target, and a count error never names a suit the user did not type."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#players", "2")
+    rows = page.locator("#history tr[data-hand]")
+
+    def hand(melds: str, threes: int) -> None:
+        teams = page.locator("[data-team]")
+        fill_side(teams.nth(0), melds, [""], threes)
+        teams.nth(0).locator('input[name="went_out"]').check()
+        teams.nth(0).locator('[data-f="concealed"]').check()
+        fill_side(teams.nth(1), "5 5 5", ["4 9"])
+        n = rows.count()
+        page.click("#score-btn")
+        page.wait_for_function(f"document.querySelectorAll('#history tr[data-hand]').length === {n + 1}"
+                               f" || document.getElementById('pad-error').textContent", timeout=WAIT)
+
+    hand(BIG, 4)
+    assert rows.count() == 1
+    first = page.inner_text("#history")
+    page.click("#score-btn")  # the form was cleared: the same hand is not added again
+    page.wait_for_function("document.getElementById('pad-error').textContent", timeout=WAIT)
+    assert rows.count() == 1
+    page.click("#undo")
+    assert rows.count() == 0
+    hand(BIG, 4)
+    assert page.inner_text("#history") == first
+    # edit hand 1: two red threes fewer
+    page.click('[data-edit="0"]')
+    assert page.input_value('[data-team="0"] [data-f="melds"]').startswith("K")
+    page.locator('[data-team="0"] [data-f="threes"]').fill("2")
+    page.click("#score-btn")
+    page.wait_for_function(f"document.getElementById('history').innerText !== {first!r}", timeout=WAIT)
+    assert rows.count() == 1
+    assert "wins" not in page.inner_text("#winner")
+    hand(BIG, 4)
+    assert rows.count() == 2
+    assert "wins" in page.inner_text("#winner") and "target 5000" in page.inner_text("#winner")
+    # nine kings: the message speaks of kings, never of a suit nobody typed
+    teams = page.locator("[data-team]")
+    fill_side(teams.nth(0), "K K K K K K K K K", [""], 0)
+    fill_side(teams.nth(1), "5 5 5", ["4 9"])
+    page.click("#score-btn")
+    page.wait_for_function("document.getElementById('pad-error').textContent", timeout=WAIT)
+    error = page.inner_text("#pad-error")
+    assert "9 kings" in error and not any(f"K{s}" in error for s in "shdc"), error
+    page.context.close()
+
+
+@pytest.mark.parametrize(("variant", "first", "second", "expect"), [
+    ("samba", {"melds": "4h 5h 6h 7h 8h 9h 10h\nKh Kd Ks Kc Kh 2c JK\nQs Js Ks", "hands": ["", "5c"], "threes": 2},
+     {"melds": "9c 9d 9s 9h 9c 9d 9s\nAc Ad 2h", "hands": ["8c 8d", "3s"], "threes": 1}, "Sambas"),
+    ("burraco", {"melds": "4h 5h 6h\n3s 4s 5s 6s 7s 8s 9s\nKd Kc JK", "hands": ["", "9c"]},
+     {"melds": "Qh Qs Qd", "hands": ["2c", "Ah Ac"]}, "Clean burracos"),
+])
+def test_scorepad_scores_other_variants(browser: Any, server: Server, variant: str, first: dict[str, Any],
+                                        second: dict[str, Any], expect: str) -> None:
+    """Defect 13: the scorepad serves the variants the scorekeeper scores, with each one's own fields."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#variant", variant)
+    page.select_option("#players", "4")
+    teams = page.locator("[data-team]")
+    fill_side(teams.nth(0), first["melds"], first["hands"], first.get("threes"))
+    fill_side(teams.nth(1), second["melds"], second["hands"], second.get("threes"))
+    teams.nth(0).locator('input[name="went_out"]').check()
+    page.click("#score-btn")
+    page.wait_for_selector("#result table", timeout=WAIT)
+    assert expect in page.inner_text("#result")
+    assert page.locator("#history tr[data-hand]").count() == 1
+    page.context.close()
