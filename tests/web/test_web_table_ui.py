@@ -252,3 +252,47 @@ def test_hand_and_foot_books_are_shown_and_the_foot_announced(page: Any, server:
     stage.push()
     page.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
     assert "picked up the foot" in page.inner_text("#notice")
+
+
+def test_small_things_of_the_pages(page: Any, server: Server) -> None:
+    """Defect 15: a favicon (no 404 on any page), table rules named in words, the rules page rendered from
+    Markdown (headings, lists and tables, no raw text in a <pre>), hints written as sentences."""
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    labels = page.eval_on_selector_all(".option-row label", "els => els.map(e => e.textContent)")
+    assert labels and not any("_" in label for label in labels), labels[:5]
+    href = page.get_attribute("#rules-link", "href")
+    assert href
+    page.goto(server.base + href)
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    assert page.locator("pre.rules").count() == 0
+    assert page.locator("#text h3, #text h2").count() >= 1  # "## The rules as implemented"
+    assert page.locator("#text li").count() >= 3 and page.locator("#text strong").count() >= 3
+    assert "**" not in page.inner_text("#text")
+    for path in ("/scorepad", "/replay"):
+        page.goto(server.base + path)
+        page.wait_for_load_state("load")
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page.fill("#seed", "21")
+    page.click("#start-btn")
+    page.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=WAIT)
+    v = page.evaluate("document.body.dataset.version")
+    page.click("#hint-btn")
+    page.wait_for_function(f"document.body.dataset.hintVersion === '{v}'", timeout=WAIT)
+    hint = page.inner_text("#message")
+    assert hint.startswith("Hint: ") and not any(f". {c}" in hint for c in "abcdefghijklmnopqrstuvwxyz"), hint
+    assert missing == []
+
+
+def test_one_card_is_not_one_cards(page: Any, server: Server) -> None:
+    """Defect 15: a seat holding one card says '1 card'."""
+    game = Game("classic", 2, 17, {})
+    assert advance(game, lambda g: not g.is_over and 1 in g.hand_sizes and g.hand_no == 1, seed=10, limit=20000)
+    seat = game.hand_sizes.index(1)
+    stage = Stage(page, game, 1 - seat)
+    stage.open(server.base)
+    text = page.inner_text("#felt")
+    assert "1 card" in text and "1 cards" not in text

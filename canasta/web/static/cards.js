@@ -157,6 +157,11 @@ export const ITEM_LABELS = {
   incomplete_melds: "Incomplete melds", threes: "Threes", special_hand: "Special hand",
 };
 
+/** A table rule's name in words: "target_score" → "Target score". */
+export function optionWords(name) {
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
 export function itemLabel(key) {
   return ITEM_LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
