@@ -381,8 +381,8 @@ def test_drag_and_drop_by_touch_and_by_mouse(browser: Any, server: Server) -> No
             p.mouse.up()
         wait_version_above(p, v)
         p.wait_for_function("!document.body.dataset.dragging", timeout=WAIT)
-        done = p.text_content(f'#log li[data-seq="{v + 1}"]')
-        assert done is not None and done.endswith(f"discard {card}"), (how, done)
+        done = p.get_attribute(f'#log li[data-seq="{v + 1}"]', "data-action")
+        assert done == f"discard {card}", (how, done)
         # a tap (press and lift without a move) still selects, it does not drag
         p.wait_for_function(f"document.body.dataset.myTurn === 'true' && Number(document.body.dataset.version) > {v + 1}",
                             timeout=WAIT)

@@ -296,3 +296,90 @@ def test_one_card_is_not_one_cards(page: Any, server: Server) -> None:
     stage.open(server.base)
     text = page.inner_text("#felt")
     assert "1 card" in text and "1 cards" not in text
+
+
+def test_hand_sorted_by_suit_and_arranged_by_drag(page: Any, server: Server) -> None:
+    """Sort the hand by suit (runs need it) or by rank, and move a card by dragging it within the hand."""
+    game = Game("samba", 4, 2, {})
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    page.click('[data-order="suit"]')
+    cards = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+    suits = [c[-1] if c != "JK" and c[:-1] != "2" else "w" for c in cards]
+    assert suits == sorted(suits, key=lambda s: "shdcw".index(s)), cards  # one suit after another, wilds last
+    page.click('[data-order="rank"]')
+    assert page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)") == game.observation(stage.me)["hand"]
+    # drag the last card onto the first: it goes first, and stays there after the next update
+    last = page.locator(".hand .card").last
+    moved = last.get_attribute("data-card")
+    box_from, box_to = last.bounding_box(), page.locator(".hand .card").first.bounding_box()
+    assert box_from and box_to
+    page.mouse.move(box_from["x"] + 30, box_from["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(box_to["x"] + 8, box_to["y"] + 40, steps=8)
+    page.mouse.up()
+    assert page.locator(".hand .card").first.get_attribute("data-card") == moved
+    assert page.get_attribute('[data-order="rank"]', "aria-pressed") == "false"
+    stage.push()
+    stage.wait_version()
+    assert page.locator(".hand .card").first.get_attribute("data-card") == moved
+
+
+def test_drawn_card_marked_log_in_words_and_reduced_motion(browser: Any, server: Server) -> None:
+    """The card just drawn is marked (and animated only without prefers-reduced-motion); the log says
+    what happened in words, with what a taken pile held."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    game = Game("classic", 4, 18, {})
+    assert advance(game, lambda g: not g.is_over and g.phase == "draw" and g.hand_no == 1, seed=11)
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    v = stage.version
+    page.click("#stock")
+    stage.wait_version(v + 1)
+    drawn = page.locator(".hand .card.just-drawn")
+    assert drawn.count() >= 1
+    assert drawn.first.evaluate("e => getComputedStyle(e).animationName") == "none"
+    line = page.locator("#log li").last
+    assert line.get_attribute("data-action") == "draw"
+    assert line.inner_text() == "Ana (you) drew from the stock"
+    # discard by the button: the log speaks of the card with its suit sign
+    page.locator(".hand .card").first.click(position={"x": 8, "y": 30})
+    card = page.locator(".hand .card.selected").get_attribute("data-card")
+    page.click('#actions button[data-send^="discard"]')
+    stage.wait_version(v + 2)
+    assert page.locator("#log li").last.inner_text().startswith("Ana (you) discarded ")
+    assert card and card not in page.locator("#log li").last.inner_text()
+    context.close()
+
+
+def test_first_game_guide_is_shown_once_for_classic(page: Any, server: Server) -> None:
+    """A newcomer's guide to one turn in Classic, its current step marked; dismissed, it stays away."""
+    game = Game("classic", 4, 19, {})
+    assert advance(game, lambda g: not g.is_over and g.phase == "draw", seed=12)
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    assert page.locator("#guide").is_visible()
+    assert page.locator('#guide li.now').get_attribute("data-step") == "draw"
+    page.click("#stock")
+    page.wait_for_selector('#guide li.now[data-step="play"]', timeout=WAIT)
+    page.click("#guide-close")
+    assert not page.locator("#guide").is_visible()
+    page.reload()
+    page.wait_for_function("Number(document.body.dataset.version || -1) >= 0", timeout=WAIT)
+    assert not page.locator("#guide").is_visible()
+
+
+def test_invite_link_copied_to_the_clipboard(browser: Any, server: Server) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page.select_option('select[data-seat="2"]', "invite")
+    page.click("#start-btn")
+    page.wait_for_selector("input.invite-link", timeout=WAIT)
+    link = page.input_value("input.invite-link")
+    page.click(".copy-invite")
+    page.wait_for_function("document.querySelector('.copy-invite').textContent === 'Copied'", timeout=WAIT)
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    context.close()

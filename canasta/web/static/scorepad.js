@@ -18,6 +18,11 @@ function family() {
 }
 const SPECIAL_HANDS = ["straight", "pairs", "pairs-wild", "garbage", "zip-code"];
 
+/** The names for the columns: what the user typed, else "Team 1" / "Player 1". */
+function columnNames() {
+  return [...Array(sides()).keys()].map((i) => pad.names[i] || `${perSide() === 2 ? "Team" : "Player"} ${i + 1}`);
+}
+
 function sides() { return pad.players === 4 ? 2 : pad.players; }
 function perSide() { return pad.players === 4 ? 2 : 1; }
 function save() { localStorage.setItem(KEY, JSON.stringify(pad)); }
@@ -158,7 +163,7 @@ async function score(ev) {
   const index = editing === null ? pad.hands.length : editing;
   const [ok, out] = await post(teams, index);
   if (!ok) { $("pad-error").textContent = inUsersWords(out.message, teams); return; }
-  pad.names = teams.map((t, i) => t.name || pad.names[i] || `Side ${i + 1}`);
+  pad.names = teams.map((t) => t.name || "");
   const entry = { teams, totals: out.teams.map((t) => t.total), game: out.game || null };
   if (editing === null) pad.hands.push(entry);
   else {
@@ -178,7 +183,7 @@ async function score(ev) {
 
 function showResult(out) {
   const keys = [...new Set(out.teams.flatMap((t) => Object.keys(t.items)))];
-  const names = pad.names;
+  const names = columnNames();
   $("result").innerHTML = `<h2>This hand</h2><table class="result"><tr><th scope="col">Item</th>${names.map((n) => `<th scope="col">${escapeHtml(n)}</th>`).join("")}</tr>`
     + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k))}</td>${out.teams.map((t) => `<td>${t.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
     + `<tr><th scope="row">Total</th>${out.teams.map((t) => `<th data-total>${t.total}</th>`).join("")}</tr></table>`;
@@ -188,7 +193,7 @@ function renderHistory() {
   const box = $("history");
   $("undo").disabled = !pad.hands.length;
   if (!pad.hands.length) { box.innerHTML = "<p>No hands yet.</p>"; $("winner").textContent = ""; return; }
-  const names = pad.names;
+  const names = columnNames();
   const totals = names.map(() => 0);
   let html = `<table><tr><th scope="col">Hand</th>${names.map((n) => `<th scope="col">${escapeHtml(n)}</th>`).join("")}<th scope="col"><span class="sr-only">Edit</span></th></tr>`;
   pad.hands.forEach((h, i) => {

@@ -25,6 +25,11 @@ let nextId = 1;
 let sentAt = null;           // the version an action was sent at: one action per version (no double sends)
 let lastActor = undefined;   // for announcing turn changes
 let lastPublic = null;       // the previous observation, to announce what changed (a foot, a pozzetto)
+let handOrder = localStorage.getItem("canasta.handOrder") || "rank";  // "rank", "suit" or "custom"
+let customOrder = [];        // the hand as the player arranged it by drag ("custom")
+let justDrawn = [];          // cards that came into the hand with the last change: marked until the next
+let arriving = false;        // they have not been drawn on screen yet: animate them once
+const takenPiles = new Map(); // seq of a "take" event → the pile it took (as the page last saw it)
 
 // ------------------------------------------------------------------ connection
 async function joinByInvite() {
@@ -88,7 +93,11 @@ function onMessage(m) {
   if (m.type === "update") {
     if (m.resync) events = [];
     for (const e of m.events) {
-      if (!events.length || e.seq > events[events.length - 1].seq) events.push(e);
+      if (!events.length || e.seq > events[events.length - 1].seq) {
+        // a take right after the position the page saw: the pile it took is the one the page last showed
+        if (state && e.seq === state.version + 1 && e.action.startsWith("take")) takenPiles.set(e.seq, state.obs.pile || []);
+        events.push(e);
+      }
     }
     if (!state || m.version !== state.version) lastChange = Date.now();
     version = m.version;
@@ -149,8 +158,12 @@ function showMessage(text, kind = "") {
 function setState(s) {
   const oldHand = hand;
   state = s;
-  hand = s.obs.hand;
-  if (oldHand.join(" ") !== hand.join(" ")) selected = new Set();
+  hand = arrange(s.obs.hand);
+  if (oldHand.join(" ") !== hand.join(" ")) {
+    selected = new Set();
+    justDrawn = oldHand.length ? added(oldHand, hand) : [];
+    arriving = justDrawn.length > 0;
+  }
   if (hinted && hinted.version !== s.version) hinted = null;
   document.body.dataset.version = String(s.version);
   document.body.dataset.myTurn = s.legal.length ? "true" : "false";
@@ -166,6 +179,67 @@ function setState(s) {
     shownResults = s.obs.hand_results.length;
     showSheet(s.obs.hand_results[shownResults - 1]);
   }
+}
+
+// ------------------------------------------------------------------ the hand's order
+const SUIT_ORDER = "shdc";
+
+/** The hand in the player's chosen order: by rank (the server's), by suit, or as arranged by drag. */
+function arrange(cards) {
+  if (handOrder === "suit") {
+    return [...cards].sort((a, b) => (suitRank(a) - suitRank(b)) || (sortCards([a, b])[0] === a ? -1 : 1));
+  }
+  if (handOrder === "custom") {
+    // keep the arranged order for the cards still held; new cards go to the end
+    const left = [...cards];
+    const out = [];
+    for (const c of customOrder) {
+      const k = left.indexOf(c);
+      if (k >= 0) { out.push(c); left.splice(k, 1); }
+    }
+    customOrder = out.concat(left);
+    return [...customOrder];
+  }
+  return [...cards];
+}
+
+function suitRank(card) {
+  const { suit } = parseCard(card);
+  return suit === null ? 9 : (isWild(card) ? 8 : SUIT_ORDER.indexOf(suit));  // wild cards last, together
+}
+
+/** The cards of `now` that `before` did not hold (as multisets). */
+function added(before, now) {
+  const left = [...before];
+  const out = [];
+  for (const c of now) {
+    const k = left.indexOf(c);
+    if (k >= 0) left.splice(k, 1); else out.push(c);
+  }
+  return out;
+}
+
+function setHandOrder(order, arranged = null) {
+  if (order === "custom") customOrder = arranged || [...hand];
+  handOrder = order;
+  localStorage.setItem("canasta.handOrder", order);
+  if (!state) return;
+  const chosen = selectedCards();
+  hand = arrange(state.obs.hand);
+  // the same cards stay selected in the new order
+  selected = new Set();
+  const used = new Set();
+  for (const c of chosen) {
+    const i = hand.findIndex((h, k) => h === c && !used.has(k));
+    if (i >= 0) { used.add(i); selected.add(i); }
+  }
+  renderHand();
+  renderActions();
+  renderSortButtons();
+}
+
+function renderSortButtons() {
+  for (const b of document.querySelectorAll("[data-order]")) b.setAttribute("aria-pressed", String(b.dataset.order === handOrder));
 }
 
 /** Say what changed for screen readers (and the pick-ups of a foot or a pozzetto for everyone). */
@@ -222,6 +296,21 @@ function render() {
   renderQuestion();
   renderPanel();
   renderTools();
+  renderGuide();
+}
+
+// A first-game guide for Classic: the steps of one turn, the current one marked; dismissed once for good.
+const GUIDE_KEY = "canasta.guide.classic";
+function renderGuide() {
+  const box = $("guide");
+  const o = state.obs;
+  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !localStorage.getItem(GUIDE_KEY);
+  box.hidden = !show;
+  if (!show) return;
+  const mine = o.actor === mySeat();
+  const step = !mine ? "wait" : o.phase === "draw" ? "draw" : "play";
+  for (const li of box.querySelectorAll("[data-step]")) li.classList.toggle("now", li.dataset.step === step);
+  $("guide-min").textContent = String(o.minimum[o.side]);
 }
 
 function positions() {
@@ -484,8 +573,11 @@ function renderHand() {
   // group by rank, the groups in the sorted order of the hand
   let group = null;
   let lastKind = null;
+  const fresh = [...justDrawn];
   hand.forEach((c, i) => {
-    const kind = kindOf(c) === "3r" || kindOf(c) === "3b" ? "3" : kindOf(c);
+    // groups: a rank (by rank), a suit (by suit), or none (arranged by hand: each card apart)
+    const kind = handOrder === "suit" ? String(suitRank(c)) : handOrder === "custom" ? String(i)
+      : (kindOf(c) === "3r" || kindOf(c) === "3b" ? "3" : kindOf(c));
     if (kind !== lastKind) {
       group = document.createElement("div");
       group.className = "group";
@@ -502,11 +594,19 @@ function renderHand() {
     card.classList.toggle("selected", selected.has(i));
     card.classList.toggle("playable", playable.has(i));
     card.classList.toggle("hinted", !!hinted && hinted.indices.includes(i));
+    const f = fresh.indexOf(c);
+    if (f >= 0) {
+      fresh.splice(f, 1);
+      card.classList.add("just-drawn");
+      if (arriving) card.classList.add("arriving");
+      card.setAttribute("aria-label", card.getAttribute("aria-label") + ", just drawn");
+    }
     card.addEventListener("click", () => toggle(i));
     card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(i); } });
     card.addEventListener("pointerdown", (e) => pressCard(e, i));
     group.append(card);
   });
+  arriving = false;
   if (focused !== null && focused !== undefined) {
     const again = box.querySelector(`.card[data-index="${focused}"]`);
     if (again) again.focus();
@@ -546,7 +646,8 @@ function pressCard(e, i) {
 function dropTargetAt(x, y) {
   const el = document.elementFromPoint(x, y);
   if (!el) return null;
-  return el.closest("#melds-us .meld.drop-target") || el.closest("#pile") || el.closest("#melds-us");
+  return el.closest("#melds-us .meld.drop-target") || el.closest("#pile") || el.closest("#melds-us")
+    || el.closest("#hand .card") || el.closest("#hand");
 }
 
 function moveDrag(e) {
@@ -590,6 +691,7 @@ function endDrag(e) {
   const target = e.type === "pointerup" ? dropTargetAt(e.clientX, e.clientY) : null;
   if (target && target.id === "pile") attemptPile();
   else if (target && target.classList.contains("meld")) attemptAdd(target.dataset.rank);
+  else if (target && (target.id === "hand" || target.closest("#hand"))) moveInHand(d.index, target.dataset.index);
   else if (target) attemptMeld();
   renderHand();
   renderActions();
@@ -599,6 +701,18 @@ window.addEventListener("pointermove", moveDrag, { passive: false });
 window.addEventListener("pointerup", endDrag);
 window.addEventListener("pointercancel", endDrag);
 window.addEventListener("click", (e) => { if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; } }, true);
+
+/** A card dropped on the hand: it goes before the card it was dropped on (or to the end). */
+function moveInHand(from, before) {
+  if (before !== undefined && Number(before) === from) return;  // dropped where it was
+  const order = [...hand];
+  const [card] = order.splice(from, 1);
+  let at = before === undefined ? order.length : Number(before);
+  if (before !== undefined && Number(before) > from) at -= 1;
+  order.splice(at, 0, card);
+  selected = new Set();
+  setHandOrder("custom", order);
+}
 
 function toggle(i) {
   if (selected.has(i)) selected.delete(i); else selected.add(i);
@@ -779,14 +893,46 @@ function renderQuestion() {
   }
 }
 
+/** A log line in words: "Ana took the pile (7 cards: …) with 8♥ 8♦". */
+function describe(e) {
+  const a = parseActionText(e.action);
+  const who = seatName(e.seat);
+  const cards = a.cards.map(cardName).join(" ");
+  const pile = takenPiles.get(e.seq);
+  const held = pile && pile.length ? ` (${plural(pile.length, "card")}: ${pile.map(cardName).join(" ")})` : "";
+  switch (a.verb) {
+    case "draw": return `${who} drew from the stock`;
+    case "take":
+      if (a.target) return `${who} took the pile${held}, its top card onto ${meldTarget(a.target)}`;
+      return `${who} took the pile${held}` + (cards ? ` with ${cards}` : "");
+    case "meld": {
+      const laidOut = state.obs.variant === "american" ? a.cards.every((c) => parseCard(c).rank === "3")
+        : state.obs.variant !== "burraco" && a.cards.every((c) => kindOf(c) === "3r");
+      return `${who} ${laidOut ? "laid down" : "melded"} ${cards}`;
+    }
+    case "add": return `${who} added ${cards} to ${meldTarget(a.target)}`;
+    case "discard": return `${who} discarded ${cards}`;
+    case "ask": return `${who} asked: "Partner, may I go out?"`;
+    case "yes": return `${who} answered yes`;
+    case "no": return `${who} answered no`;
+    case "retract": return `${who} took back the meld`;
+    case "end": return `${who} declined the pile: the hand ends`;
+    case "merge": return `${who} combined melds ${a.target.replace(" ", " and ")}`;
+    case "keep": return `${who} kept pile ${a.target} as the foot`;
+    case "special": return `${who} laid down a special hand: ${a.target}`;
+    default: return `${who}: ${e.action}`;
+  }
+}
+
 function renderPanel() {
   const o = state.obs;
   const log = $("log");
   log.innerHTML = "";
   for (const e of events.slice(-300)) {
     const li = document.createElement("li");
-    li.textContent = `${seatName(e.seat)}: ${e.action}`;
+    li.textContent = describe(e);
     li.dataset.seq = String(e.seq);
+    li.dataset.action = e.action;  // the engine's notation, for records and tests
     log.append(li);
   }
   log.scrollTop = log.scrollHeight;
@@ -939,6 +1085,12 @@ function wire() {
   $("stock").addEventListener("keydown", byKey(draw));
   $("pile").addEventListener("keydown", byKey(attemptPile));
   $("melds-us").addEventListener("dblclick", attemptMeld);
+  for (const b of document.querySelectorAll("[data-order]")) b.addEventListener("click", () => setHandOrder(b.dataset.order));
+  renderSortButtons();
+  $("guide-close").addEventListener("click", () => {
+    localStorage.setItem(GUIDE_KEY, "done");
+    $("guide").hidden = true;
+  });
   setInterval(() => { if (state) renderTools(); }, 1000);
 }
 
