@@ -119,7 +119,7 @@ def start_game(page: Any, base: str, seed: str, seats: dict[int, str] | None = N
 
 
 def test_a_whole_hand_by_clicks_against_three_computers(browser: Any, server: Server) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     frames = Frames(page)
     page.goto(server.base + "/")
@@ -138,7 +138,7 @@ def test_a_whole_hand_by_clicks_against_three_computers(browser: Any, server: Se
             break
         play_one_by_clicks(page)
         actions += 1
-        if not shot_mid and actions >= 20:
+        if not shot_mid and actions >= 10:
             shoot(page, "table")
             shot_mid = True
     else:
@@ -292,9 +292,10 @@ def test_kill_and_restart_mid_game(browser: Any, tmp_path: Path) -> None:
 
 
 def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
-    context = browser.new_context()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(server.base + "/scorepad")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
     page.select_option("#players", "2")
     teams = page.locator("[data-team]")
     teams.nth(0).locator('[data-f="melds"]').fill("K K K K K K K\nQ Q Q Q Q Q 2")

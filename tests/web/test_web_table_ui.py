@@ -7,6 +7,7 @@ the test needs and every action the page sends is checked by the engine.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,14 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 WILD = {"2", "JK"}
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shoot(page: Any, name: str) -> None:
+    """With CANASTA_SCREENSHOTS=1, (re)write docs/screenshots/<name>.png."""
+    if os.environ.get("CANASTA_SCREENSHOTS"):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture(scope="module")
@@ -382,4 +391,43 @@ def test_invite_link_copied_to_the_clipboard(browser: Any, server: Server) -> No
     page.click(".copy-invite")
     page.wait_for_function("document.querySelector('.copy-invite').textContent === 'Copied'", timeout=WAIT)
     assert page.evaluate("navigator.clipboard.readText()") == link
+    context.close()
+
+
+def mid_hand(game: Game) -> bool:
+    """The first hand under way with melds on both sides, the player to act in the play phase."""
+    if game.is_over or game.hand_no != 1 or game.phase != "play":
+        return False
+    obs = game.observation(game.actor)
+    return all(len(side) >= 2 for side in obs["melds"]) and len(obs["hand"]) >= 6
+
+
+@pytest.mark.parametrize(("variant", "seed", "shot"), [("samba", 1, "samba"), ("hand-and-foot", 0, "hand-and-foot"),
+                                                     ("burraco", 2, "burraco")])
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_variant_tables_fit_the_screen(browser: Any, server: Server, variant: str, seed: int, shot: str,
+                                       viewport: tuple[int, int]) -> None:
+    """Defect 12 for every family of table: no horizontal overflow, every meld inside the page, no script error.
+    With CANASTA_SCREENSHOTS=1 these are docs/screenshots/<variant>.png (desktop)."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500,
+                                  has_touch=width < 500)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    game = Game(variant, 4, seed, {})
+    assert advance(game, mid_hand, seed=seed)
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    playable = page.locator(".hand .card.playable")
+    if playable.count():
+        playable.first.click(position={"x": 8, "y": 30})
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    outside = page.evaluate("""() => [...document.querySelectorAll('.meld, .hand .card, #stock, #pile')]
+        .filter((e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth + 0.5; })
+        .map((e) => e.className)""")
+    assert outside == []
+    if width > 500:
+        shoot(page, shot)
+    assert errors == []
     context.close()

@@ -157,11 +157,12 @@ function showMessage(text, kind = "") {
 // ------------------------------------------------------------------ rendering
 function setState(s) {
   const oldHand = hand;
+  const sameDeal = state !== null && state.obs.hand_no === s.obs.hand_no;
   state = s;
   hand = arrange(s.obs.hand);
   if (oldHand.join(" ") !== hand.join(" ")) {
     selected = new Set();
-    justDrawn = oldHand.length ? added(oldHand, hand) : [];
+    justDrawn = sameDeal ? added(oldHand, hand) : [];  // a new deal is not a draw
     arriving = justDrawn.length > 0;
   }
   if (hinted && hinted.version !== s.version) hinted = null;
