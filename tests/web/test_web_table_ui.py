@@ -431,3 +431,26 @@ def test_variant_tables_fit_the_screen(browser: Any, server: Server, variant: st
         shoot(page, shot)
     assert errors == []
     context.close()
+
+
+def test_two_selected_cards_dragged_onto_a_meld(page: Any, server: Server) -> None:
+    """Defect 3 by drag: the selected cards go with the dragged one onto our meld, in one 'add'."""
+    game = Game("classic", 4, 12, {})
+    assert advance(game, add_two, seed=5)
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    hand = game.observation(stage.me)["hand"]
+    targets = [w[1] for w in (format_action(a).split() for a in game.legal_actions()) if w[0] == "add"]
+    target = next(t for t in targets if sum(rank(c) == t for c in hand) >= 2)
+    two = [c for c in hand if rank(c) == target][:2]
+    select(page, two[:1])
+    card = page.locator(f'.hand .card[data-card="{two[1]}"]:not(.selected)').first
+    start, end = card.bounding_box(), page.locator(f'#melds-us .meld[data-rank="{target}"]').bounding_box()
+    assert start and end
+    page.mouse.move(start["x"] + 8, start["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=10)
+    page.mouse.up()
+    stage.wait_version(1)
+    assert sorted(stage.sent[-1].split()[2:]) == sorted(two) and stage.sent[-1].startswith(f"add {target} ")
+    assert not stage.refused
