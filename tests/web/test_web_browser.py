@@ -205,7 +205,11 @@ def test_two_browsers_as_partners(browser: Any, server: Server) -> None:
     start_game(a, server.base, "44", seats={2: "invite"})
     link = a.locator("input.invite-link").first.input_value(timeout=WAIT)
     b.goto(link)
+    # the friend is asked for a name before taking the seat (issue 19, 15), and the others see it
+    b.fill("#join-name", "Bea")
+    b.click("#join-btn")
     b.wait_for_function("Number(document.body.dataset.version || -1) >= 0", timeout=WAIT)
+    a.wait_for_function("document.getElementById('felt').innerText.includes('Bea')", timeout=WAIT)
     assert "/table/" in b.url and "invite" not in b.url
     assert json.loads(b.evaluate("JSON.stringify(Object.entries(localStorage))"))
     a.wait_for_function("document.querySelectorAll('input.invite-link').length === 0", timeout=WAIT)

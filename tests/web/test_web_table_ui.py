@@ -454,3 +454,24 @@ def test_two_selected_cards_dragged_onto_a_meld(page: Any, server: Server) -> No
     stage.wait_version(1)
     assert sorted(stage.sent[-1].split()[2:]) == sorted(two) and stage.sent[-1].startswith(f"add {target} ")
     assert not stage.refused
+
+
+def test_burraco_pozzetto_pick_up_is_announced(page: Any, server: Server) -> None:
+    """Defect 10: when a side takes its pozzetto, the table says so (the observation's piles_taken grows)."""
+    game = Game("burraco", 4, 0, {})
+    before: list[Game] = []
+
+    def taken(g: Game) -> bool:
+        if any(g.observation(0)["piles_taken"]):
+            return True
+        before[:] = [g.copy()]  # the position just before the next action
+        return False
+
+    assert advance(game, taken, seed=0, limit=5000, prefer=("meld", "add", "take", "discard"))
+    assert before and before[0].hand_no == game.hand_no
+    stage = Stage(page, before[0], 0)
+    stage.open(server.base)
+    stage.game = game
+    stage.push()
+    page.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
+    assert "pozzetto" in page.inner_text("#notice")

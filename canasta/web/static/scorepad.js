@@ -53,7 +53,9 @@ function renderTeams() {
     if (pad.variant === "american") html += field("Threes laid out", `<input data-f="threes-cards" placeholder="3h 3d 3c">`);
     else if (fam !== "burraco" && pad.variant !== "mille") html += field("Red threes", `<input data-f="threes" type="number" min="0" max="6" value="0">`);
     for (let p = 0; p < per; p++) {
-      html += field(`Cards left in hand${per === 2 ? ` (player ${p + 1})` : ""}`, `<input data-f="hand${p}" placeholder="7 9 JK">`);
+      // Hand and Foot: an unplayed foot (and Triple Play's knee) counts as cards left in hand
+      const where = pad.variant === "hand-and-foot" ? "hand and foot" : pad.variant === "triple-play" ? "hand, knee and foot" : "hand";
+      html += field(`Cards left in ${where}${per === 2 ? ` (player ${p + 1})` : ""}`, `<input data-f="hand${p}" placeholder="7 9 JK">`);
     }
     html += `<label><input type="radio" name="went_out" value="${t}"> ${fam === "burraco" ? "closed" : "went out"}</label>`;
     if (fam === "classic" && pad.variant !== "mille") html += `<label><input type="checkbox" data-f="concealed"> concealed</label>`;

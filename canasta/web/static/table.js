@@ -37,7 +37,7 @@ async function joinByInvite() {
   const invite = params.get("invite");
   if (!invite) return;
   const seat = Number(params.get("seat"));
-  const name = localStorage.getItem("canasta.name") || "";
+  const name = localStorage.getItem("canasta.name") || await askName();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, {
     method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ seat, invite, name }),
@@ -50,6 +50,21 @@ async function joinByInvite() {
     showMessage(`Could not join: ${body.message}. You are watching.`, "error");
   }
   history.replaceState(null, "", `/table/${encodeURIComponent(gameId)}`);
+}
+
+/** An invited friend says who they are before taking the seat (kept for the next table). */
+function askName() {
+  const dialog = $("join");
+  return new Promise((resolve) => {
+    $("join-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = $("join-name").value.trim();
+      if (name) localStorage.setItem("canasta.name", name);
+      dialog.close();
+      resolve(name);
+    }, { once: true });
+    dialog.showModal();
+  });
 }
 
 function connect() {
@@ -254,7 +269,7 @@ function announceChanges(o) {
     }
     if (o.variant === "burraco" && o.piles_taken) {
       o.piles_taken.forEach((n, side) => {
-        if (n > prev.piles_taken[side]) said.push(`${sideName(side)} took ${side === o.side && numSides() < o.players ? "our" : "a"} pozzetto.`);
+        if (n > prev.piles_taken[side]) said.push(side === o.side ? "Your side took its pozzetto." : `${sideName(side)} took a pozzetto.`);
       });
     }
   }
