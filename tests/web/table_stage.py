@@ -71,6 +71,16 @@ class Stage:
         for ws in self.sockets:
             ws.send(json.dumps(self.update()))
 
+    def play(self, text: str) -> None:
+        """Another seat (the one to act) plays ``text``: applied, then sent to the page as an event."""
+        seat = self.game.actor
+        self.game.apply(parse_action(text))
+        self.version += 1
+        event = {"seq": self.version, "seat": seat, "action": text}
+        self.events.append(event)
+        for ws in self.sockets:
+            ws.send(json.dumps(self.update([event])))
+
     def _on_message(self, ws: Any, raw: str | bytes) -> None:
         m = json.loads(raw)
         if m.get("type") == "hello":

@@ -475,3 +475,21 @@ def test_burraco_pozzetto_pick_up_is_announced(page: Any, server: Server) -> Non
     stage.push()
     page.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
     assert "pozzetto" in page.inner_text("#notice")
+
+
+def test_the_others_last_plays_are_marked(page: Any, server: Server) -> None:
+    """The melds another seat made or added to since our last move are marked; our own move clears them."""
+    game = Game("classic", 4, 20, {})
+    assert advance(game, lambda g: not g.is_over and g.hand_no == 1 and g.phase == "play"
+                   and any(format_action(a).startswith("meld ") for a in g.legal_actions()), seed=13)
+    me = (game.actor + 1) % 4
+    stage = Stage(page, game, me)
+    stage.open(server.base)
+    assert page.locator(".meld.fresh").count() == 0
+    text = next(format_action(a) for a in game.legal_actions() if format_action(a).startswith("meld "))
+    stage.play(text)
+    stage.wait_version()
+    fresh = page.locator(".meld.fresh")
+    assert fresh.count() == 1
+    shown = fresh.first.evaluate("e => [...e.querySelectorAll('.card')].map(c => c.dataset.card)")
+    assert sorted(shown) == sorted(text.split()[1:])

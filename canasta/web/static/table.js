@@ -30,6 +30,8 @@ let customOrder = [];        // the hand as the player arranged it by drag ("cus
 let justDrawn = [];          // cards that came into the hand with the last change: marked until the next
 let arriving = false;        // they have not been drawn on screen yet: animate them once
 const takenPiles = new Map(); // seq of a "take" event → the pile it took (as the page last saw it)
+let meldSizes = new Map();   // "side/meld key" → cards, as last seen
+let freshMelds = new Set();  // melds the others changed since our last move: marked on the table
 
 // ------------------------------------------------------------------ connection
 async function joinByInvite() {
@@ -188,6 +190,7 @@ function setState(s) {
   document.body.dataset.handNo = String(s.obs.hand_no);
   document.body.dataset.results = String(s.obs.hand_results.length);
   document.body.dataset.over = s.obs.winner !== null ? "true" : "false";
+  markOthersPlays(s.obs, sameDeal);
   render();
   announceChanges(s.obs);
   if (shownResults === null) shownResults = s.obs.hand_results.length;
@@ -195,6 +198,16 @@ function setState(s) {
     shownResults = s.obs.hand_results.length;
     showSheet(s.obs.hand_results[shownResults - 1]);
   }
+}
+
+/** The melds the other seats made or added to since our own last move (on a new deal: none). */
+function markOthersPlays(o, sameDeal) {
+  const sizes = new Map();
+  o.melds.forEach((list, side) => list.forEach((m) => sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length)));
+  const last = events[events.length - 1];
+  if (!sameDeal || (last && last.seat === mySeat())) freshMelds = new Set();  // our move, or a new deal: start again
+  else for (const [key, n] of sizes) if ((meldSizes.get(key) || 0) !== n) freshMelds.add(key);
+  meldSizes = sizes;
 }
 
 // ------------------------------------------------------------------ the hand's order
@@ -435,6 +448,7 @@ function meldElement(meld, side) {
   const byId = meld.id !== undefined;
   div.dataset.rank = byId ? `#${meld.id}` : meld.rank;
   div.dataset.side = String(side);
+  if (freshMelds.has(`${side}/${div.dataset.rank}`)) div.classList.add("fresh");  // played by another seat lately
   div.title = meldName(meld);
   if (byId) {
     const num = document.createElement("span");
