@@ -399,7 +399,8 @@ def mid_hand(game: Game) -> bool:
     if game.is_over or game.hand_no != 1 or game.phase != "play":
         return False
     obs = game.observation(game.actor)
-    return all(len(side) >= 2 for side in obs["melds"]) and len(obs["hand"]) >= 6
+    books = "books" not in obs or any(obs["books"])  # Hand and Foot: a completed pile on the table too
+    return all(len(side) >= 2 for side in obs["melds"]) and len(obs["hand"]) >= 6 and books
 
 
 @pytest.mark.parametrize(("variant", "seed", "shot"), [("samba", 1, "samba"), ("hand-and-foot", 0, "hand-and-foot"),
