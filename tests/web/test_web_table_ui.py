@@ -103,11 +103,13 @@ def test_four_of_a_kind_get_a_meld_button_and_the_engine_takes_it(page: Any, ser
     assert button.count() == 1, page.inner_text("#actions")
     assert button.inner_text().startswith("Meld ")
     v = stage.version
-    button.click()
+    button.focus()
+    page.keyboard.press("Enter")  # from the keyboard: the focus stays on the controls afterwards
     stage.wait_version(v + 1)
     assert stage.sent[-1] == f"meld {' '.join(four)}" and not stage.refused
     # the selection went with the cards
     assert page.locator(".hand .card[aria-pressed=true]").count() == 0
+    assert page.evaluate("!!document.activeElement.closest('#actions, #hand')")
 
 
 def add_two(game: Game) -> bool:

@@ -858,9 +858,15 @@ function offered() {
 
 function renderActions() {
   const box = $("actions");
-  // a button pressed from the keyboard keeps the focus on its successor's place
+  // a button pressed from the keyboard leaves the focus in the same place: on the next buttons, else the hand
+  const hadFocus = box.contains(document.activeElement);
   box.innerHTML = "";
-  if (!state || !state.legal.length) return;
+  const keepFocus = () => {
+    if (!hadFocus) return;
+    const next = box.querySelector("button") || document.querySelector("#hand .card");
+    if (next) next.focus();
+  };
+  if (!state || !state.legal.length) { keepFocus(); return; }
   for (const { legal, send: text, cards } of offered()) {
     const b = document.createElement("button");
     b.type = "button";
@@ -874,6 +880,7 @@ function renderActions() {
   if (!selected.size && state.legal.some((t) => parseActionText(t).cards.length)) {
     box.insertAdjacentHTML("beforeend", `<span class="tip">Select cards to meld, add or discard.</span>`);
   }
+  keepFocus();
 }
 
 // Clicks, drops and keys on the table send what the selection says; the selection stays until the hand
