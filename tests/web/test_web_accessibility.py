@@ -330,3 +330,21 @@ def test_scorepad_scores_other_variants(browser: Any, server: Server, variant: s
     assert expect in page.inner_text("#result")
     assert page.locator("#history tr[data-hand]").count() == 1
     page.context.close()
+
+
+def test_scorepad_mille_to_the_target_with_its_settlement(browser: Any, server: Server) -> None:
+    """Defect 13 for Mille: the asterisks of every hand go into the game, so the winner and the skunk are named."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#variant", "mille")
+    for n in range(1, 5):  # 320 to 20 a hand: 1280 to 80 after four, past Mille's 1200
+        teams = page.locator("[data-team]")
+        fill_side(teams.nth(0), "K K K K K K K K", [""])
+        teams.nth(0).locator('input[name="went_out"]').check()
+        fill_side(teams.nth(1), "5 5 5", ["4 9"])
+        page.click("#score-btn")
+        page.wait_for_function(f"document.querySelectorAll('#history tr[data-hand]').length === {n}", timeout=WAIT)
+    winner = page.inner_text("#winner")
+    assert "Player 1 wins: 1280 to 80" in winner and "kunk" in winner, winner
+    page.context.close()

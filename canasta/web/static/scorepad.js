@@ -153,7 +153,14 @@ function totalsBefore(index) {
 }
 
 async function post(teams, index) {
-  const body = { variant: pad.variant, players: pad.players, teams, game: { scores: totalsBefore(index) } };
+  const game = { scores: totalsBefore(index) };
+  if (pad.variant === "mille") {
+    // Mille's settlement counts the asterisks (naturals) and chapeaux of every hand so far
+    const before = pad.hands.slice(0, index);
+    game.naturals = game.scores.map((_, k) => before.reduce((n, h) => n + ((h.naturals || [])[k] || 0), 0));
+    game.chapeaux = game.scores.map((_, k) => before.reduce((n, h) => n + ((h.chapeaux || [])[k] ? 1 : 0), 0));
+  }
+  const body = { variant: pad.variant, players: pad.players, teams, game };
   const r = await fetch("/api/score", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return [r.ok, await r.json()];
 }
@@ -166,14 +173,14 @@ async function score(ev) {
   const [ok, out] = await post(teams, index);
   if (!ok) { $("pad-error").textContent = inUsersWords(out.message, teams); return; }
   pad.names = teams.map((t) => t.name || "");
-  const entry = { teams, totals: out.teams.map((t) => t.total), game: out.game || null };
+  const entry = { teams, ...kept(out) };
   if (editing === null) pad.hands.push(entry);
   else {
     pad.hands[editing] = entry;
     // the hands after an edited one start from other scores: score them again
     for (let i = editing + 1; i < pad.hands.length; i++) {
       const [again, res] = await post(pad.hands[i].teams, i);
-      if (again) pad.hands[i] = { ...pad.hands[i], totals: res.teams.map((t) => t.total), game: res.game || null };
+      if (again) pad.hands[i] = { ...pad.hands[i], ...kept(res) };
     }
   }
   editing = null;
@@ -181,6 +188,12 @@ async function score(ev) {
   showResult(out);
   renderTeams();  // a fresh form: pressing the button again does not add the same hand twice
   renderHistory();
+}
+
+/** What the pad keeps of a scored hand: the totals, the game status, Mille's asterisks and chapeaux. */
+function kept(out) {
+  return { totals: out.teams.map((t) => t.total), game: out.game || null,
+    naturals: out.teams.map((t) => t.naturals || 0), chapeaux: out.teams.map((t) => !!t.chapeau) };
 }
 
 function showResult(out) {
@@ -209,6 +222,11 @@ function renderHistory() {
   let status = "";
   if (game && game.over && game.winner !== null && game.winner !== undefined) {
     status = `${names[game.winner]} wins: ${game.scores.join(" to ")}` + (game.target ? ` (target ${game.target}).` : ".");
+    const st = game.settlement;
+    if (st && st.skunk) {  // Mille's stakes
+      status += ` ${st.skunk === "double_skunk" ? "Double skunk" : st.skunk === "skunk" ? "Skunk" : "No skunk"}`
+        + (st.payment !== null && st.payment !== undefined ? `: ${names[st.loser]} pays ${st.payment}.` : ".");
+    }
   } else if (game && game.over) status = `The game ends in a tie: ${game.scores.join(" to ")}.`;
   else if (game && game.target) status = `Game to ${game.target}.`;
   $("winner").textContent = status;
