@@ -598,6 +598,7 @@ function renderHand() {
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.index : null;
   box.innerHTML = "";
   const me = mySeat();
+  document.querySelector(".hand-tools").hidden = me === null;  // a spectator has no hand to sort
   if (me === null) { box.innerHTML = `<p class="spectator">You are watching: only face-up cards are shown.</p>`; return; }
   const playable = playableIndices();
   // group by rank, the groups in the sorted order of the hand
