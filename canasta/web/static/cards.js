@@ -116,16 +116,51 @@ export function sameKinds(a, b) {
   return ka.every((k, i) => k === kb[i]);
 }
 
+/** A card in words for labels and screen readers: "K♠", "10♦", "joker". */
+export function cardName(text) {
+  if (text === "JK") return "joker";
+  const { rank, suit } = parseCard(text);
+  return `${rank}${SUITS[suit] || ""}`;
+}
+
+/** "1 card", "2 cards" (or the plural given). */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** Whether every card of `need` is in `have` (as a multiset, cards compared by `key`). */
+export function cardsCovered(need, have, key) {
+  const left = new Map();
+  for (const c of have) left.set(key(c), (left.get(key(c)) || 0) + 1);
+  for (const c of need) {
+    const n = left.get(key(c)) || 0;
+    if (!n) return false;
+    left.set(key(c), n - 1);
+  }
+  return true;
+}
+
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// Score items in each variant's words (keys from canasta/scoring.py and the variants' scoring).
 export const ITEM_LABELS = {
   melded_cards: "Melded cards", cards_in_hand: "Cards in hand", natural_canastas: "Natural canastas",
   mixed_canastas: "Mixed canastas", red_threes: "Red threes", going_out: "Going out",
   concealed: "Concealed (extra)", seven_canastas: "Seven canastas", undeclared_red_threes: "Undeclared red threes",
-  failed_go_out: "Failed go-out", retract: "Retracted meld",
+  failed_go_out: "Failed go-out", retract: "Retracted meld", wild_canastas: "Wild canastas",
+  black_threes_removed: "Black threes removed", natural_melds: "Natural melds (extra)",
+  no_twos_natural: "No twos melded (doubled)", clean_burracos: "Clean burracos", dirty_burracos: "Dirty burracos",
+  closing: "Closing", pozzetto_not_taken: "Pozzetto not taken", sambas: "Sambas", bolivias: "Bolivias",
+  short_sequence: "Short escalera", deuce_canastas: "Canastas of deuces", aces_sevens_in_hand: "Aces and sevens in hand",
+  incomplete_melds: "Incomplete melds", threes: "Threes", special_hand: "Special hand",
 };
+
+/** A table rule's name in words: "target_score" → "Target score". */
+export function optionWords(name) {
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
 
 export function itemLabel(key) {
   return ITEM_LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());

@@ -1,5 +1,5 @@
 // Start page: variant, players, seats and table rules; creates the game and opens the table.
-import { escapeHtml } from "./cards.js";
+import { escapeHtml, optionWords } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let variants = [];
@@ -9,7 +9,7 @@ function current() { return variants.find((v) => v.name === $("variant").value);
 function renderVariant() {
   const v = current();
   $("variant-desc").textContent = v.description;
-  $("rules-link").href = v.rules_page;
+  $("rules-link").href = `/static/rules.html?variant=${encodeURIComponent(v.name)}`;
   const players = $("players");
   const keep = Number(players.value) || 4;
   // the table has four seat positions: Hand and Foot's 6 and 8 players are for the engine and terminal only
@@ -19,11 +19,11 @@ function renderVariant() {
   renderSeats();
   $("options").innerHTML = v.options.map((o) => {
     let input;
-    if (o.type === "bool") input = `<input type="checkbox" data-opt="${o.name}" ${o.default ? "checked" : ""}>`;
-    else if (o.choices) input = `<select data-opt="${o.name}">${o.choices.map((c) => `<option ${c === o.default ? "selected" : ""} value="${escapeHtml(c)}">${escapeHtml(c)}</option>`).join("")}</select>`;
-    else if (o.type === "int") input = `<input type="number" data-opt="${o.name}" value="${o.default}">`;
-    else input = `<input data-opt="${o.name}" value="${escapeHtml(o.default)}">`;
-    return `<div class="option-row"><label><code>${o.name}</code></label>${input}<small>${escapeHtml(o.help)} (default: ${escapeHtml(JSON.stringify(o.default))})</small></div>`;
+    if (o.type === "bool") input = `<input type="checkbox" id="opt-${o.name}" data-opt="${o.name}" ${o.default ? "checked" : ""}>`;
+    else if (o.choices) input = `<select id="opt-${o.name}" data-opt="${o.name}">${o.choices.map((c) => `<option ${c === o.default ? "selected" : ""} value="${escapeHtml(c)}">${escapeHtml(c)}</option>`).join("")}</select>`;
+    else if (o.type === "int") input = `<input type="number" id="opt-${o.name}" data-opt="${o.name}" value="${o.default}">`;
+    else input = `<input id="opt-${o.name}" data-opt="${o.name}" value="${escapeHtml(o.default)}">`;
+    return `<div class="option-row"><label for="opt-${o.name}">${escapeHtml(optionWords(o.name))}</label>${input}<small>${escapeHtml(o.help)} (default: ${escapeHtml(JSON.stringify(o.default))})</small></div>`;
   }).join("");
 }
 

@@ -1,5 +1,5 @@
 // Replay viewer: the server replays the record (every action checked) and returns one frame per action.
-import { cardElement, escapeHtml, itemLabel, sortCards } from "./cards.js";
+import { cardElement, escapeHtml, itemLabel, plural, sortCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -32,7 +32,7 @@ function show() {
   box.innerHTML = "";
   if (data.redacted) {
     $("step").hidden = true;
-    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>${m.seat}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
+    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>Seat ${m.seat + 1}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
     return;
   }
   const frames = h.frames;
@@ -47,7 +47,7 @@ function show() {
   f.hands.forEach((cards, s) => {
     const row = document.createElement("div");
     row.className = "seat-hand";
-    row.innerHTML = `<strong>Seat ${s + 1}${f.actor === s ? " ▶" : ""}</strong> (${cards.length})`;
+    row.innerHTML = `<strong>Seat ${s + 1}${s === h.dealer ? " (dealer)" : ""}${f.actor === s ? " ▶" : ""}</strong> (${plural(cards.length, "card")})`;
     row.append(cardsRow(sortCards(cards)));
     box.append(row);
   });
@@ -57,20 +57,47 @@ function show() {
     for (const m of melds) {
       // Variants with meld ids (Burraco): a run keeps its order; melds are named by id.
       const d = cardsRow(m.kind === "run" ? [...m.cards] : sortCards(m.cards));
-      d.title = m.id !== undefined
-        ? `#${m.id} ${m.kind}` + (m.canasta ? (m.natural ? " (clean burraco)" : " (dirty burraco)") : "")
-        : (m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : `${m.rank} meld`);
+      d.title = meldTitle(m);
       row.append(d);
     }
     box.append(row);
   });
-  box.insertAdjacentHTML("beforeend", `<p>Stock ${f.stock_size} · pile ${f.pile_size}${f.pile_top ? `, top ${escapeHtml(f.pile_top)}` : ""}${f.frozen ? " · frozen" : ""}</p>`);
+  box.append(centre(f));
   if (f.hand_over && h.result) {
     const keys = [...new Set(h.result.sides.flatMap((s) => Object.keys(s.items)))];
     box.insertAdjacentHTML("beforeend", `<h2>Score of hand ${h.result.hand}</h2><table><tr><th></th>${h.result.sides.map((_, k) => `<th>Side ${k + 1}</th>`).join("")}</tr>`
       + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k))}</td>${h.result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
       + `<tr><th>Total</th>${h.result.sides.map((s) => `<th>${s.total}</th>`).join("")}</tr></table>`);
   }
+}
+
+/** A meld's name in its variant's words (Burraco's burracos, Samba's escaleras and sambas). */
+function meldTitle(m) {
+  const burraco = data.tags.Variant === "burraco";
+  const id = m.id !== undefined ? `#${m.id} ` : "";
+  if (m.kind === "run") {
+    const name = burraco ? "run" : "escalera";
+    return id + (m.canasta ? (burraco ? `${m.natural ? "clean" : "dirty"} burraco` : "samba") : name);
+  }
+  if (m.canasta) return id + (burraco ? `${m.natural ? "clean" : "dirty"} burraco` : `${m.natural ? "natural" : "mixed"} canasta`);
+  return `${id}${m.rank} meld`;
+}
+
+/** The stock and the pile, drawn as cards: a back with the stock's size, the pile's top card face up. */
+function centre(f) {
+  const div = document.createElement("div");
+  div.className = "replay-centre";
+  const stock = document.createElement("div");
+  stock.className = "replay-pile";
+  stock.append(cardElement("??", { label: f.stock_size }));
+  stock.insertAdjacentHTML("beforeend", `<div>stock ${f.stock_size}</div>`);
+  const pile = document.createElement("div");
+  pile.className = "replay-pile pile";
+  if (f.pile_top) pile.append(cardElement(f.pile_top));
+  else pile.insertAdjacentHTML("beforeend", `<div class="empty-pile">empty</div>`);
+  pile.insertAdjacentHTML("beforeend", `<div>pile ${f.pile_size}${f.frozen ? " · frozen" : ""}</div>`);
+  div.append(stock, pile);
+  return div;
 }
 
 $("load").addEventListener("click", load);

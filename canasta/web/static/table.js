@@ -1,6 +1,7 @@
 // The card table: one WebSocket, every message built by the server from observation(seat).
 import {
-  cardElement, escapeHtml, itemLabel, kindOf, parseActionText, parseCard, sameKinds, scoreChart, sortCards,
+  cardElement, cardName, cardsCovered, escapeHtml, isWild, itemLabel, kindOf, parseActionText, parseCard, plural,
+  sameKinds, scoreChart, sortCards,
 } from "./cards.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -21,6 +22,16 @@ let lastChange = Date.now();
 let shownResults = null;     // hand results already shown as a sheet
 let backoff = 250;
 let nextId = 1;
+let sentAt = null;           // the version an action was sent at: one action per version (no double sends)
+let lastActor = undefined;   // for announcing turn changes
+let lastPublic = null;       // the previous observation, to announce what changed (a foot, a pozzetto)
+let handOrder = localStorage.getItem("canasta.handOrder") || "rank";  // "rank", "suit" or "custom"
+let customOrder = [];        // the hand as the player arranged it by drag ("custom")
+let justDrawn = [];          // cards that came into the hand with the last change: marked until the next
+let arriving = false;        // they have not been drawn on screen yet: animate them once
+const takenPiles = new Map(); // seq of a "take" event → the pile it took (as the page last saw it)
+let meldSizes = new Map();   // "side/meld key" → cards, as last seen
+let freshMelds = new Set();  // melds the others changed since our last move: marked on the table
 
 // ------------------------------------------------------------------ connection
 async function joinByInvite() {
@@ -28,7 +39,7 @@ async function joinByInvite() {
   const invite = params.get("invite");
   if (!invite) return;
   const seat = Number(params.get("seat"));
-  const name = localStorage.getItem("canasta.name") || "";
+  const name = localStorage.getItem("canasta.name") || await askName();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, {
     method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ seat, invite, name }),
@@ -41,6 +52,21 @@ async function joinByInvite() {
     showMessage(`Could not join: ${body.message}. You are watching.`, "error");
   }
   history.replaceState(null, "", `/table/${encodeURIComponent(gameId)}`);
+}
+
+/** An invited friend says who they are before taking the seat (kept for the next table). */
+function askName() {
+  const dialog = $("join");
+  return new Promise((resolve) => {
+    $("join-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = $("join-name").value.trim();
+      if (name) localStorage.setItem("canasta.name", name);
+      dialog.close();
+      resolve(name);
+    }, { once: true });
+    dialog.showModal();
+  });
 }
 
 function connect() {
@@ -64,8 +90,9 @@ function send(message) {
 }
 
 function sendAction(text) {
-  if (!state) return;
+  if (!state || sentAt === state.version) return;  // a double click sends once
   showMessage("");
+  sentAt = state.version;
   send({ type: "action", action: text, version: state.version, id: nextId++ });
 }
 
@@ -84,7 +111,11 @@ function onMessage(m) {
   if (m.type === "update") {
     if (m.resync) events = [];
     for (const e of m.events) {
-      if (!events.length || e.seq > events[events.length - 1].seq) events.push(e);
+      if (!events.length || e.seq > events[events.length - 1].seq) {
+        // a take right after the position the page saw: the pile it took is the one the page last showed
+        if (state && e.seq === state.version + 1 && e.action.startsWith("take")) takenPiles.set(e.seq, state.obs.pile || []);
+        events.push(e);
+      }
     }
     if (!state || m.version !== state.version) lastChange = Date.now();
     version = m.version;
@@ -96,7 +127,9 @@ function onMessage(m) {
       localStorage.removeItem(SEAT_KEY);
       auth = null;
     }
+    sentAt = null;  // refused: the selection stays as it is, ready for another try
     showMessage(m.message + (m.rule ? ` (${m.rule})` : ""), "error");
+    if (state) { renderHand(); renderActions(); }
     return;
   }
   if (m.type === "hint") showHint(m);
@@ -158,9 +191,14 @@ function showMessage(text, kind = "") {
 // ------------------------------------------------------------------ rendering
 function setState(s) {
   const oldHand = hand;
+  const sameDeal = state !== null && state.obs.hand_no === s.obs.hand_no;
   state = s;
-  hand = s.obs.hand;
-  if (oldHand.join(" ") !== hand.join(" ")) selected = new Set();
+  hand = arrange(s.obs.hand);
+  if (oldHand.join(" ") !== hand.join(" ")) {
+    selected = new Set();
+    justDrawn = sameDeal ? added(oldHand, hand) : [];  // a new deal is not a draw
+    arriving = justDrawn.length > 0;
+  }
   if (hinted && hinted.version !== s.version) hinted = null;
   document.body.dataset.version = String(s.version);
   document.body.dataset.myTurn = s.legal.length ? "true" : "false";
@@ -169,12 +207,117 @@ function setState(s) {
   document.body.dataset.handNo = String(s.obs.hand_no);
   document.body.dataset.results = String(s.obs.hand_results.length);
   document.body.dataset.over = s.obs.winner !== null ? "true" : "false";
+  markOthersPlays(s.obs, sameDeal);
   render();
+  announceChanges(s.obs);
   if (shownResults === null) shownResults = s.obs.hand_results.length;
   if (s.obs.hand_results.length > shownResults) {
     shownResults = s.obs.hand_results.length;
     showSheet(s.obs.hand_results[shownResults - 1]);
   }
+}
+
+/** The melds the other seats made or added to since our own last move (on a new deal: none). */
+function markOthersPlays(o, sameDeal) {
+  const sizes = new Map();
+  o.melds.forEach((list, side) => list.forEach((m) => sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length)));
+  const last = events[events.length - 1];
+  if (!sameDeal || (last && last.seat === mySeat())) freshMelds = new Set();  // our move, or a new deal: start again
+  else for (const [key, n] of sizes) if ((meldSizes.get(key) || 0) !== n) freshMelds.add(key);
+  meldSizes = sizes;
+}
+
+// ------------------------------------------------------------------ the hand's order
+const SUIT_ORDER = "shdc";
+
+/** The hand in the player's chosen order: by rank (the server's), by suit, or as arranged by drag. */
+function arrange(cards) {
+  if (handOrder === "suit") {
+    return [...cards].sort((a, b) => (suitRank(a) - suitRank(b)) || (sortCards([a, b])[0] === a ? -1 : 1));
+  }
+  if (handOrder === "custom") {
+    // keep the arranged order for the cards still held; new cards go to the end
+    const left = [...cards];
+    const out = [];
+    for (const c of customOrder) {
+      const k = left.indexOf(c);
+      if (k >= 0) { out.push(c); left.splice(k, 1); }
+    }
+    customOrder = out.concat(left);
+    return [...customOrder];
+  }
+  return [...cards];
+}
+
+function suitRank(card) {
+  const { suit } = parseCard(card);
+  return suit === null ? 9 : (isWild(card) ? 8 : SUIT_ORDER.indexOf(suit));  // wild cards last, together
+}
+
+/** The cards of `now` that `before` did not hold (as multisets). */
+function added(before, now) {
+  const left = [...before];
+  const out = [];
+  for (const c of now) {
+    const k = left.indexOf(c);
+    if (k >= 0) left.splice(k, 1); else out.push(c);
+  }
+  return out;
+}
+
+function setHandOrder(order, arranged = null) {
+  if (order === "custom") customOrder = arranged || [...hand];
+  handOrder = order;
+  localStorage.setItem("canasta.handOrder", order);
+  if (!state) return;
+  const chosen = selectedCards();
+  hand = arrange(state.obs.hand);
+  // the same cards stay selected in the new order
+  selected = new Set();
+  const used = new Set();
+  for (const c of chosen) {
+    const i = hand.findIndex((h, k) => h === c && !used.has(k));
+    if (i >= 0) { used.add(i); selected.add(i); }
+  }
+  renderHand();
+  renderActions();
+  renderSortButtons();
+}
+
+function renderSortButtons() {
+  for (const b of document.querySelectorAll("[data-order]")) b.setAttribute("aria-pressed", String(b.dataset.order === handOrder));
+}
+
+/** Say what changed for screen readers (and the pick-ups of a foot or a pozzetto for everyone). */
+function announceChanges(o) {
+  const said = [];
+  const prev = lastPublic;
+  if (prev && prev.hand_no === o.hand_no) {
+    for (let seat = 0; seat < o.players; seat++) {
+      if (o.in_foot && o.in_foot[seat] && !prev.in_foot[seat]) said.push(`${seatName(seat)} picked up the foot.`);
+      if (o.in_knee && o.in_knee[seat] && !prev.in_knee[seat]) said.push(`${seatName(seat)} picked up the knee.`);
+    }
+    if (o.variant === "burraco" && o.piles_taken) {
+      o.piles_taken.forEach((n, side) => {
+        if (n > prev.piles_taken[side]) said.push(side === o.side ? "Your side took its pozzetto." : `${sideName(side)} took a pozzetto.`);
+      });
+    }
+  }
+  if (said.length) showNotice(said.join(" "));
+  lastPublic = { hand_no: o.hand_no, in_foot: o.in_foot ? [...o.in_foot] : null, in_knee: o.in_knee ? [...o.in_knee] : null,
+    piles_taken: o.piles_taken ? [...o.piles_taken] : null };
+  if (o.actor !== lastActor) {
+    lastActor = o.actor;
+    said.push(o.winner !== null ? `Game over: ${sideName(o.winner)} won.`
+      : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
+  }
+  if (said.length) $("announce").textContent = said.join(" ");
+}
+
+function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
 }
 
 function render() {
@@ -199,6 +342,21 @@ function render() {
   renderQuestion();
   renderPanel();
   renderTools();
+  renderGuide();
+}
+
+// A first-game guide for Classic: the steps of one turn, the current one marked; dismissed once for good.
+const GUIDE_KEY = "canasta.guide.classic";
+function renderGuide() {
+  const box = $("guide");
+  const o = state.obs;
+  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !localStorage.getItem(GUIDE_KEY);
+  box.hidden = !show;
+  if (!show) return;
+  const mine = o.actor === mySeat();
+  const step = !mine ? "wait" : o.phase === "draw" ? "draw" : "play";
+  for (const li of box.querySelectorAll("[data-step]")) li.classList.toggle("now", li.dataset.step === step);
+  $("guide-min").textContent = String(o.minimum[o.side]);
 }
 
 function positions() {
@@ -212,6 +370,7 @@ function positions() {
 
 function renderSeats() {
   const pos = positions();
+  const o = state.obs;
   for (const where of ["top", "left", "right", "bottom"]) {
     const box = $(`seat-${where}`);
     const seat = pos[where];
@@ -219,30 +378,101 @@ function renderSeats() {
     if (seat === undefined) { box.hidden = true; continue; }
     box.hidden = false;
     box.dataset.seat = String(seat);
-    box.classList.toggle("acting", state.obs.actor === seat);
+    box.classList.toggle("acting", o.actor === seat);
     const info = state.seats[seat];
     const label = document.createElement("div");
     label.className = "seat-label";
-    const count = state.obs.hand_sizes[seat];
-    label.innerHTML = `<strong>${escapeHtml(seatName(seat))}</strong> <span class="count" data-count="${count}">${count} cards</span>`
-      + (info.kind === "human" && !info.claimed ? ` <em>(waiting for a friend)</em>` : "");
+    const name = document.createElement("strong");
+    name.textContent = seatName(seat);
+    const count = o.hand_sizes[seat];
+    const counted = document.createElement("span");
+    counted.className = "count";
+    counted.dataset.count = String(count);
+    counted.textContent = plural(count, "card");
+    label.append(name, " ", counted);
+    for (const extra of seatExtras(seat)) {
+      const span = document.createElement("span");
+      span.className = "seat-extra";
+      span.textContent = extra;
+      label.append(" ", span);
+    }
+    if (info.kind === "human" && !info.claimed) label.insertAdjacentHTML("beforeend", " <em>(waiting for a friend)</em>");
     box.append(label);
     if (where !== "bottom" || mySeat() === null) {
       const fan = document.createElement("div");
       fan.className = "backs";
+      fan.setAttribute("aria-hidden", "true");  // the count above says it
       for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardElement("??", { small: true }));
       box.append(fan);
     }
   }
 }
 
+/** What lies face down in front of a seat, in its variant's words: a foot, a knee, a pozzetto. */
+function seatExtras(seat) {
+  const o = state.obs;
+  const out = [];
+  if (o.foot_sizes !== undefined) {
+    if (o.knee_sizes !== undefined) {
+      if (o.in_knee && o.in_knee[seat]) out.push("playing the knee");
+      else if (o.knee_sizes[seat]) out.push(`knee ${o.knee_sizes[seat]}`);
+    }
+    if (o.in_foot[seat]) out.push("playing the foot");
+    else {
+      // the hand-passing deal: a foot's turned-up top card stays in sight
+      const top = o.foot_shown && o.foot_shown[seat] ? ` (top ${cardName(o.foot_shown[seat])})` : "";
+      out.push(`foot ${o.foot_sizes[seat]}${top}`);
+    }
+  }
+  if (o.variant === "burraco" && o.face_down && o.face_down[seat]) out.push(`pozzetto ${o.face_down[seat]} face down`);
+  return out;
+}
+
+const WILD_RANKS = ["wild", "2", "JK"];
+
+/** A finished meld's name in the variant's own words. */
+function closedName(meld) {
+  const v = state.obs.variant;
+  if (v === "burraco") return `${meld.natural ? "clean" : "dirty"} burraco`;
+  if (meld.kind === "run") return "samba";  // the Samba family: a seven-card escalera
+  if (WILD_RANKS.includes(meld.rank)) return ["bolivian", "brazilian", "chilean"].includes(v) ? "bolivia" : "wild canasta";
+  return `${meld.natural ? "natural" : "mixed"} canasta`;
+}
+
+/** An open meld's name, for screen readers and the title tooltip. */
+function meldName(meld) {
+  const id = meld.id !== undefined ? `meld #${meld.id}: ` : "";
+  if (meld.kind === "run") return `${id}${state.obs.variant === "burraco" ? "run" : "escalera"} of ${meld.suit}`;
+  return `${id}${WILD_RANKS.includes(meld.rank) ? "wild cards" : `${meld.rank}s`}`;
+}
+
+function closedPile(top, natural, badgeText) {
+  const frag = document.createDocumentFragment();
+  const card = cardElement(top, { small: true });
+  card.classList.add(natural ? "closed-natural" : "closed-mixed");
+  frag.append(card);
+  const badge = document.createElement("span");
+  badge.className = "badge " + (natural ? "natural" : "mixed");
+  badge.textContent = badgeText;
+  frag.append(badge);
+  return frag;
+}
+
 function meldElement(meld, side) {
   const div = document.createElement("div");
   div.className = "meld" + (meld.canasta ? " canasta" : "");
-  // Variants with meld ids (Burraco): additions name the meld "#id"; a run keeps its order.
+  // Variants with meld ids (Samba, Burraco): buttons and the log name a meld "#id"; a run keeps its order.
   const byId = meld.id !== undefined;
   div.dataset.rank = byId ? `#${meld.id}` : meld.rank;
   div.dataset.side = String(side);
+  if (freshMelds.has(`${side}/${div.dataset.rank}`)) div.classList.add("fresh");  // played by another seat lately
+  div.title = meldName(meld);
+  if (byId) {
+    const num = document.createElement("span");
+    num.className = "meld-id";
+    num.textContent = `#${meld.id}`;
+    div.append(num);
+  }
   const cards = byId && meld.kind === "run" ? [...meld.cards] : sortCards(meld.cards);
   if (meld.canasta) {
     // A closed canasta: squared up, a red card on top when natural, a black one when mixed.
@@ -250,21 +480,34 @@ function meldElement(meld, side) {
     const want = meld.natural ? ["h", "d"] : ["s", "c"];
     let top = naturals.find((c) => want.includes(parseCard(c).suit));
     if (!top) top = byId ? (naturals[0] || cards[0]) : (meld.rank === "wild" ? "JK" : `${meld.rank}${want[0]}`);
-    const card = cardElement(top, { small: true });
-    card.classList.add(meld.natural ? "closed-natural" : "closed-mixed");
-    div.append(card);
-    const badge = document.createElement("span");
-    badge.className = "badge " + (meld.natural ? "natural" : "mixed");
-    badge.textContent = byId ? `${meld.natural ? "clean" : "dirty"} burraco · ${cards.length}`
-      : `${meld.natural ? "natural" : "mixed"} canasta · ${cards.length}`;
-    div.append(badge);
+    div.append(closedPile(top, meld.natural, `${closedName(meld)} · ${cards.length}`));
   } else {
     for (const c of cards) div.append(cardElement(c, { small: true }));
   }
   if (side === state.obs.side) {
+    // one of our melds: click, Enter or a drop adds the selected cards to it
+    div.setAttribute("role", "button");
+    div.tabIndex = 0;
+    div.setAttribute("aria-label", `${meldName(meld)}, ${plural(cards.length, "card")}: add the selected cards`);
     div.addEventListener("click", () => attemptAdd(div.dataset.rank));
+    div.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); attemptAdd(div.dataset.rank); } });
     div.classList.add("drop-target");
   }
+  return div;
+}
+
+/** Hand and Foot's completed piles (books), each squared up with its kind. */
+function bookElement(book) {
+  const div = document.createElement("div");
+  div.className = `meld canasta book book-${book.kind}`;
+  div.dataset.book = book.kind;
+  const words = state.obs.knee_sizes !== undefined
+    ? { clean: "natural canasta", dirty: "mixed canasta", wild: "wild canasta" }
+    : { clean: "clean pile", dirty: "dirty pile", wild: "wild pile" };
+  const naturals = book.cards.filter((c) => !isWild(c));
+  const top = book.kind === "wild" ? (book.cards.find((c) => c === "JK") || book.cards[0])
+    : (naturals.find((c) => (book.kind === "clean") === /[hd]$/.test(c)) || naturals[0] || book.cards[0]);
+  div.append(closedPile(top, book.kind === "clean", `${words[book.kind] || book.kind} · ${book.cards.length}`));
   return div;
 }
 
@@ -273,6 +516,7 @@ function renderMelds() {
   const mine = o.side === null ? 0 : o.side;
   const sides = [...Array(o.melds.length).keys()];
   const them = sides.filter((s) => s !== mine);
+  const actingSide = o.turn === null || o.turn === undefined ? null : sideOf(o.turn);
   const fill = (box, list) => {
     box.innerHTML = "";
     for (const side of list) {
@@ -282,17 +526,23 @@ function renderMelds() {
       const head = document.createElement("div");
       head.className = "meld-head";
       const min = o.minimum[side];
+      const name = document.createElement("strong");
+      name.textContent = sideName(side);
       // Mille has no initial meld minimum (0): only the name is shown
-      head.innerHTML = `<strong>${escapeHtml(sideName(side))}</strong>` + (min > 0 ? ` · minimum ${min}` : "")
-        + (o.opened[side] && min > 0 ? " · opened" : "") + (side === o.side && o.pending_value ? ` · this turn ${o.pending_value}` : "");
+      const parts = [];
+      if (min > 0) parts.push(`minimum ${min}`);
+      if (o.opened[side] && min > 0) parts.push("opened");
+      // the points melded so far this turn belong to the side whose turn it is
+      if (side === actingSide && o.pending_value && o.winner === null) parts.push(`this turn ${o.pending_value}`);
       if (o.books !== undefined) {
         // Hand and Foot: closed piles by kind, against what going out needs
         const n = (k) => o.books[side].filter((b) => b.kind === k).length;
         const need = o.books_needed;
-        head.insertAdjacentHTML("beforeend", o.knee_sizes !== undefined
-          ? ` · canastas: ${n("clean")} natural, ${n("dirty")} mixed, ${n("wild")} wild${o.books_ready[side] ? " · basic book made" : ""}`
-          : ` · piles: ${n("clean")}/${need.clean} clean, ${n("dirty")}/${need.dirty} dirty, ${n("wild")}/${need.wild} wild`);
+        parts.push(o.knee_sizes !== undefined
+          ? `canastas: ${n("clean")} natural, ${n("dirty")} mixed, ${n("wild")} wild${o.books_ready[side] ? " · basic book made" : ""}`
+          : `piles: ${n("clean")}/${need.clean} clean, ${n("dirty")}/${need.dirty} dirty, ${n("wild")}/${need.wild} wild`);
       }
+      head.append(name, parts.length ? ` · ${parts.join(" · ")}` : "");
       row.append(head);
       const threes = document.createElement("div");
       threes.className = "red-threes";
@@ -300,6 +550,7 @@ function renderMelds() {
       row.append(threes);
       const melds = document.createElement("div");
       melds.className = "meld-list";
+      if (o.books !== undefined) for (const b of o.books[side]) melds.append(bookElement(b));
       for (const m of o.melds[side]) melds.append(meldElement(m, side));
       row.append(melds);
       box.append(row);
@@ -309,49 +560,72 @@ function renderMelds() {
   fill($("melds-us"), [mine]);
 }
 
+function caption(text, cls = "pile-caption") {
+  const div = document.createElement("div");
+  div.className = cls;
+  div.textContent = text;
+  return div;
+}
+
 function renderPiles() {
   const o = state.obs;
   const stock = $("stock");
   stock.innerHTML = "";
-  const back = cardElement("??", { label: o.stock_size });
-  stock.append(back);
-  stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">stock ${o.stock_size}</div>`);
-  if (o.extra_piles !== undefined) {
-    // Burraco: the pozzetti left in the centre and the face-down ones, by size only.
-    const down = o.face_down.map((n, s) => (n ? `seat ${s + 1}: ${n} face down` : "")).filter(Boolean).join(", ");
-    stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">pozzetti ${o.extra_piles.length}${down ? ` · ${down}` : ""}</div>`);
+  stock.append(cardElement("??", { label: o.stock_size }));
+  stock.append(caption(`stock ${o.stock_size}`));
+  if (o.variant === "burraco" && o.extra_piles !== undefined) {
+    // Burraco: the pozzetti still in the centre, by size only
+    stock.append(caption(`${plural(o.extra_piles.length, "pozzetto", "pozzetti")} left`));
   }
-  if (o.foot_sizes !== undefined) {
-    // Hand and Foot: every foot is face down; only its size (or that the seat plays from it) shows.
-    const knee = (s) => (o.knee_sizes !== undefined && o.knee_sizes[s] ? `knee ${o.knee_sizes[s]}, ` : "");
-    // the hand-passing deal: a foot's turned-up top card stays in sight
-    const top = (s) => (o.foot_shown && o.foot_shown[s] ? ` (top ${o.foot_shown[s]})` : "");
-    const feet = o.foot_sizes.map((n, s) => `seat ${s + 1}: ${o.in_foot[s] ? "in foot" : `${knee(s)}foot ${n}${top(s)}`}`).join(", ");
-    stock.insertAdjacentHTML("beforeend", `<div class="pile-caption">${feet}</div>`);
-  }
-  stock.classList.toggle("can", state.legal.includes("draw"));
+  const canDraw = state.legal.includes("draw");
+  stock.classList.toggle("can", canDraw);
+  stock.setAttribute("aria-label", `stock, ${plural(o.stock_size, "card")}` + (canDraw ? ": draw" : ""));
   const pile = $("pile");
   pile.innerHTML = "";
   pile.classList.toggle("frozen", !!o.frozen);
-  if (o.pile_top) pile.append(cardElement(o.pile_top));
+  if (o.pile_top) pile.append(pileFan(o));
   else pile.insertAdjacentHTML("beforeend", `<div class="empty-pile">empty</div>`);
-  pile.insertAdjacentHTML("beforeend", `<div class="pile-caption">pile ${o.pile_size}${o.frozen ? " · frozen" : ""}</div>`);
+  pile.append(caption(`pile ${o.pile_size}`));
+  if (o.frozen) pile.append(caption("frozen", "pile-caption frozen-caption"));
   const takes = state.legal.filter((t) => t.startsWith("take"));
   pile.classList.toggle("can", takes.length > 0);
+  pile.setAttribute("aria-label", `discard pile, ${plural(o.pile_size, "card")}`
+    + (o.pile_top ? `, top ${cardName(o.pile_top)}` : "") + (o.frozen ? ", frozen" : ""));
   const info = $("table-info");
-  info.innerHTML = `Hand ${o.hand_no} · dealer ${escapeHtml(seatName(o.dealer))}`;
+  info.textContent = `Hand ${o.hand_no} · dealer ${seatName(o.dealer)}`;
+}
+
+/** The pile's top card, with the edges of the cards under it. */
+function pileFan(o) {
+  const fan = document.createElement("div");
+  fan.className = "pile-fan";
+  const under = o.pile.slice(Math.max(0, o.pile.length - 4), -1);
+  for (const c of under) {
+    const card = cardElement(c, { small: true });
+    card.classList.add("under");
+    fan.append(card);
+  }
+  fan.append(cardElement(o.pile_top));
+  return fan;
 }
 
 function renderHand() {
   const box = $("hand");
+  // a card toggled from the keyboard keeps the focus when the hand is redrawn
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.index : null;
   box.innerHTML = "";
   const me = mySeat();
+  document.querySelector(".hand-tools").hidden = me === null;  // a spectator has no hand to sort
   if (me === null) { box.innerHTML = `<p class="spectator">You are watching: only face-up cards are shown.</p>`; return; }
+  const playable = playableIndices();
   // group by rank, the groups in the sorted order of the hand
   let group = null;
   let lastKind = null;
+  const fresh = [...justDrawn];
   hand.forEach((c, i) => {
-    const kind = kindOf(c) === "3r" || kindOf(c) === "3b" ? "3" : kindOf(c);
+    // groups: a rank (by rank), a suit (by suit), or none (arranged by hand: each card apart)
+    const kind = handOrder === "suit" ? String(suitRank(c)) : handOrder === "custom" ? String(i)
+      : (kindOf(c) === "3r" || kindOf(c) === "3b" ? "3" : kindOf(c));
     if (kind !== lastKind) {
       group = document.createElement("div");
       group.className = "group";
@@ -362,13 +636,45 @@ function renderHand() {
     const card = cardElement(c);
     card.dataset.index = String(i);
     card.tabIndex = 0;
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+    card.setAttribute("aria-label", cardName(c) + (playable.has(i) ? ", playable" : ""));
     card.classList.toggle("selected", selected.has(i));
+    card.classList.toggle("playable", playable.has(i));
     card.classList.toggle("hinted", !!hinted && hinted.indices.includes(i));
+    const f = fresh.indexOf(c);
+    if (f >= 0) {
+      fresh.splice(f, 1);
+      card.classList.add("just-drawn");
+      if (arriving) card.classList.add("arriving");
+      card.setAttribute("aria-label", card.getAttribute("aria-label") + ", just drawn");
+    }
     card.addEventListener("click", () => toggle(i));
     card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(i); } });
     card.addEventListener("pointerdown", (e) => pressCard(e, i));
     group.append(card);
   });
+  arriving = false;
+  if (focused !== null && focused !== undefined) {
+    const again = box.querySelector(`.card[data-index="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+/** Cards of the hand that some legal action with cards uses now (meld, add, take, discard excepted). */
+function playableIndices() {
+  const out = new Set();
+  if (!state || !state.legal.length) return out;
+  const exact = new Set();  // cards of runs: the suit matters
+  const kinds = new Set();  // cards of sets: only the kind does
+  for (const text of state.legal) {
+    const a = parseActionText(text);
+    if (a.verb === "discard" || !a.cards.length) continue;
+    const run = isRunAction(a);
+    for (const c of a.cards) (run ? exact : kinds).add(run ? c : kindOf(c));
+  }
+  hand.forEach((c, i) => { if (exact.has(c) || kinds.has(kindOf(c))) out.add(i); });
+  return out;
 }
 
 // ------------------------------------------------------------ drag and drop
@@ -388,7 +694,8 @@ function pressCard(e, i) {
 function dropTargetAt(x, y) {
   const el = document.elementFromPoint(x, y);
   if (!el) return null;
-  return el.closest("#melds-us .meld.drop-target") || el.closest("#pile") || el.closest("#melds-us");
+  return el.closest("#melds-us .meld.drop-target") || el.closest("#pile") || el.closest("#melds-us")
+    || el.closest("#hand .card") || el.closest("#hand");
 }
 
 function moveDrag(e) {
@@ -432,6 +739,7 @@ function endDrag(e) {
   const target = e.type === "pointerup" ? dropTargetAt(e.clientX, e.clientY) : null;
   if (target && target.id === "pile") attemptPile();
   else if (target && target.classList.contains("meld")) attemptAdd(target.dataset.rank);
+  else if (target && (target.id === "hand" || target.closest("#hand"))) moveInHand(d.index, target.dataset.index);
   else if (target) attemptMeld();
   renderHand();
   renderActions();
@@ -442,6 +750,18 @@ window.addEventListener("pointerup", endDrag);
 window.addEventListener("pointercancel", endDrag);
 window.addEventListener("click", (e) => { if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; } }, true);
 
+/** A card dropped on the hand: it goes before the card it was dropped on (or to the end). */
+function moveInHand(from, before) {
+  if (before !== undefined && Number(before) === from) return;  // dropped where it was
+  const order = [...hand];
+  const [card] = order.splice(from, 1);
+  let at = before === undefined ? order.length : Number(before);
+  if (before !== undefined && Number(before) > from) at -= 1;
+  order.splice(at, 0, card);
+  selected = new Set();
+  setHandOrder("custom", order);
+}
+
 function toggle(i) {
   if (selected.has(i)) selected.delete(i); else selected.add(i);
   renderHand();
@@ -449,6 +769,38 @@ function toggle(i) {
 }
 
 function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) => hand[i]); }
+
+const RUN_VARIANTS = ["burraco", "samba", "bolivian", "brazilian", "chilean", "italian"];
+function hasRuns() { return RUN_VARIANTS.includes(state.obs.variant); }
+
+/** A meld's cards are a set when their natural cards share one rank (a run's do not). */
+function isSet(cards) {
+  const naturals = cards.filter((c) => !isWild(c));
+  return naturals.every((c) => kindOf(c) === kindOf(naturals[0]));
+}
+
+/** Whether a legal action plays a run (suits matter) rather than a set (only ranks do). */
+function isRunAction(a) {
+  if (!hasRuns()) return false;
+  if (a.target && a.target.startsWith("#")) {
+    const meld = state.obs.melds.flat().find((m) => `#${m.id}` === a.target);
+    return !!meld && meld.kind === "run";
+  }
+  return !isSet(a.cards);
+}
+
+/**
+ * Whether the selection is the legal action's cards with more of the same meld: every natural card of the
+ * same rank (a set) or the same suit (a run); wild cards are left to the engine, which answers if it refuses.
+ */
+function extendsMeld(a, run, sel) {
+  const naturals = a.cards.filter((c) => !isWild(c));
+  const extra = sel.filter((c) => !isWild(c));
+  if (!naturals.length) return !extra.length;
+  if (!run) return extra.every((c) => kindOf(c) === kindOf(naturals[0]));
+  const suit = parseCard(naturals[0]).suit;
+  return extra.every((c) => parseCard(c).suit === suit);
+}
 
 const VERB_LABEL = {
   draw: () => "Draw from the stock",
@@ -459,71 +811,109 @@ const VERB_LABEL = {
   end: () => "Decline the pile (ends the hand)",
 };
 
-function actionLabel(text) {
+function meldTarget(target) {
+  if (target === "W") return "the wild meld";
+  if (target.startsWith("#")) return `meld ${target}`;
+  return `the ${target}s`;
+}
+
+/** A button's words for an action text; `cards` are the cards it sends (the selection), if not the text's own. */
+function actionLabel(text, cards = null) {
   const a = parseActionText(text);
   if (VERB_LABEL[a.verb]) return VERB_LABEL[a.verb]();
-  const cards = a.cards.map((c) => parseCard(c).rank).join(" ");
-  if (a.verb === "merge") return `Combine sets ${a.target.replace(" ", " and ")} into one`;
+  const shown = (cards || a.cards).map(cardName).join(" ");
+  if (a.verb === "merge") return `Combine melds ${a.target.replace(" ", " and ")} into one`;
   if (a.verb === "special") return `Lay down the whole hand: ${a.target} (special hand)`;
   if (a.verb === "keep") {
-    const shown = state.obs.pass_shown ? state.obs.pass_shown[mySeat()] : null;
-    const top = shown ? ` (${shown[Number(a.target) - 1]} turned up)` : "";
+    const up = state.obs.pass_shown ? state.obs.pass_shown[mySeat()] : null;
+    const top = up ? ` (${cardName(up[Number(a.target) - 1])} turned up)` : "";
     return `Keep pile ${a.target}${top} as your foot, pass the other left`;
   }
-  if (a.verb === "take" && a.target) return `Take the pile: its top card onto meld ${a.target}`;
-  if (a.verb === "take") return a.cards.length ? `Take the pile with ${cards}` : "Take the pile";
-  if (a.verb === "meld") return `Meld ${cards}`;
-  if (a.verb === "add") return `Add ${cards} to the ${a.target === "W" ? "wild" : a.target} meld`;
-  if (a.verb === "discard") return `Discard ${cards}`;
+  if (a.verb === "take" && a.target) return `Take the pile: its top card onto ${meldTarget(a.target)}`;
+  if (a.verb === "take") return (cards || a.cards).length ? `Take the pile with ${shown}` : "Take the pile";
+  if (a.verb === "meld") {
+    const all = cards || a.cards;
+    // threes laid out (a red three, or any three in Modern American) are not a meld
+    const laidOut = state.obs.variant === "american" ? all.every((c) => parseCard(c).rank === "3")
+      : state.obs.variant !== "burraco" && all.every((c) => kindOf(c) === "3r");
+    return laidOut ? `Lay down ${shown}` : `Meld ${shown}`;
+  }
+  if (a.verb === "add") return `Add ${shown} to ${meldTarget(a.target)}`;
+  if (a.verb === "discard") return `Discard ${shown}`;
   return text;
 }
 
-/** The legal actions for the current selection: [{legal, send}]. */
+/**
+ * The actions to offer for the current selection: [{legal, send, cards}]. The server lists one action per
+ * way to play (the smallest meld, one card onto a meld); the selection may hold more cards of the same meld,
+ * so a legal action whose cards the selection covers is offered with the whole selection.
+ */
 function offered() {
   const sel = selectedCards();
-  const out = [];
+  const bySend = new Map();
+  const offer = (legal, send, cards) => {
+    const known = bySend.get(send);
+    if (!known) bySend.set(send, { legal, send, cards });
+    else if (hinted && hinted.action === legal) known.legal = legal;  // the hinted text names the button
+  };
   for (const text of state.legal) {
     const a = parseActionText(text);
-    if (!a.cards.length) { out.push({ legal: text, send: text }); continue; }
-    if (!sel.length || !sameKinds(a.cards, sel)) continue;
-    const head = a.verb === "add" ? `add ${a.target}` : a.verb;
-    out.push({ legal: text, send: `${head} ${sel.join(" ")}` });
+    if (!a.cards.length) { offer(text, text, null); continue; }
+    if (!sel.length) continue;
+    if (a.verb === "discard") {
+      if (sel.length === 1 && sameKinds(a.cards, sel)) offer(text, `discard ${sel[0]}`, sel);
+      continue;
+    }
+    // a run tells its cards apart by suit too; a set only by kind (the colour of a three counts)
+    const run = isRunAction(a);
+    if (!cardsCovered(a.cards, sel, run ? (c) => (isWild(c) ? kindOf(c) : c) : kindOf)) continue;
+    if (sel.length > a.cards.length && !extendsMeld(a, run, sel)) continue;
+    const head = a.target ? `${a.verb} ${a.target}` : a.verb;
+    offer(text, `${head} ${sel.join(" ")}`, sel);
   }
-  return out;
+  return [...bySend.values()];
 }
 
 function renderActions() {
   const box = $("actions");
+  // a button pressed from the keyboard leaves the focus in the same place: on the next buttons, else the hand
+  const hadFocus = box.contains(document.activeElement);
   box.innerHTML = "";
-  if (!state || !state.legal.length) return;
-  for (const { legal, send: text } of offered()) {
+  const keepFocus = () => {
+    if (!hadFocus) return;
+    const next = box.querySelector("button") || document.querySelector("#hand .card");
+    if (next) next.focus();
+  };
+  if (!state || !state.legal.length) { keepFocus(); return; }
+  for (const { legal, send: text, cards } of offered()) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "action" + (hinted && hinted.action === legal ? " hinted" : "");
     b.dataset.action = legal;
     b.dataset.send = text;
-    b.textContent = actionLabel(legal);
-    b.addEventListener("click", () => { selected = new Set(); sendAction(text); });
+    b.textContent = actionLabel(legal, cards);
+    b.addEventListener("click", () => sendAction(text));
     box.append(b);
   }
   if (!selected.size && state.legal.some((t) => parseActionText(t).cards.length)) {
     box.insertAdjacentHTML("beforeend", `<span class="tip">Select cards to meld, add or discard.</span>`);
   }
+  keepFocus();
 }
 
+// Clicks, drops and keys on the table send what the selection says; the selection stays until the hand
+// changes, so a refused attempt leaves the cards selected on screen and in the code alike.
 function attemptAdd(rank) {
   const sel = selectedCards();
   if (!sel.length || !state || !state.legal.length) return;
   const target = rank === "wild" ? "W" : rank;
   sendAction(`add ${target} ${sel.join(" ")}`);
-  selected = new Set();
 }
 
 function attemptMeld() {
   const sel = selectedCards();
   if (!sel.length || !state || !state.legal.length) return;
   sendAction(`meld ${sel.join(" ")}`);
-  selected = new Set();
 }
 
 function attemptPile() {
@@ -531,8 +921,7 @@ function attemptPile() {
   const sel = selectedCards();
   if (state.obs.phase === "draw") sendAction(`take ${sel.join(" ")}`.trim());
   else if (sel.length === 1) sendAction(`discard ${sel[0]}`);
-  else { showMessage("Select one card to discard, or cards to take the pile with.", "error"); return; }
-  selected = new Set();
+  else showMessage("Select one card to discard, or cards to take the pile with.", "error");
 }
 
 function renderQuestion() {
@@ -559,14 +948,46 @@ function renderQuestion() {
   }
 }
 
+/** A log line in words: "Ana took the pile (7 cards: …) with 8♥ 8♦". */
+function describe(e) {
+  const a = parseActionText(e.action);
+  const who = seatName(e.seat);
+  const cards = a.cards.map(cardName).join(" ");
+  const pile = takenPiles.get(e.seq);
+  const held = pile && pile.length ? ` (${plural(pile.length, "card")}: ${pile.map(cardName).join(" ")})` : "";
+  switch (a.verb) {
+    case "draw": return `${who} drew from the stock`;
+    case "take":
+      if (a.target) return `${who} took the pile${held}, its top card onto ${meldTarget(a.target)}`;
+      return `${who} took the pile${held}` + (cards ? ` with ${cards}` : "");
+    case "meld": {
+      const laidOut = state.obs.variant === "american" ? a.cards.every((c) => parseCard(c).rank === "3")
+        : state.obs.variant !== "burraco" && a.cards.every((c) => kindOf(c) === "3r");
+      return `${who} ${laidOut ? "laid down" : "melded"} ${cards}`;
+    }
+    case "add": return `${who} added ${cards} to ${meldTarget(a.target)}`;
+    case "discard": return `${who} discarded ${cards}`;
+    case "ask": return `${who} asked: "Partner, may I go out?"`;
+    case "yes": return `${who} answered yes`;
+    case "no": return `${who} answered no`;
+    case "retract": return `${who} took back the meld`;
+    case "end": return `${who} declined the pile: the hand ends`;
+    case "merge": return `${who} combined melds ${a.target.replace(" ", " and ")}`;
+    case "keep": return `${who} kept pile ${a.target} as the foot`;
+    case "special": return `${who} laid down a special hand: ${a.target}`;
+    default: return `${who}: ${e.action}`;
+  }
+}
+
 function renderPanel() {
   const o = state.obs;
   const log = $("log");
   log.innerHTML = "";
   for (const e of events.slice(-300)) {
     const li = document.createElement("li");
-    li.textContent = `${seatName(e.seat)}: ${e.action}`;
+    li.textContent = describe(e);
     li.dataset.seq = String(e.seq);
+    li.dataset.action = e.action;  // the engine's notation, for records and tests
     log.append(li);
   }
   log.scrollTop = log.scrollHeight;
@@ -591,9 +1012,42 @@ function renderInvites() {
   const box = $("invites");
   const invites = JSON.parse(localStorage.getItem(`canasta.invites.${gameId}`) || "{}");
   const open = Object.entries(invites).filter(([seat]) => state.seats[Number(seat)] && state.seats[Number(seat)].invite_open);
-  if (!open.length) { box.innerHTML = ""; return; }
-  box.innerHTML = "<h2>Invite friends</h2>" + open.map(([seat, link]) =>
-    `<p>Seat ${Number(seat) + 1}: <input readonly class="invite-link" value="${escapeHtml(location.origin + link)}"></p>`).join("");
+  const key = open.map(([seat]) => seat).join(",");
+  if (box.dataset.key === key) return;  // redrawn only when it changes: a link being copied stays put
+  box.dataset.key = key;
+  box.innerHTML = "";
+  box.hidden = !open.length;
+  if (!open.length) return;
+  const head = document.createElement("h2");
+  head.textContent = "Invite friends: send each the link of a seat";
+  box.append(head);
+  for (const [seat, link] of open) {
+    const row = document.createElement("p");
+    row.className = "invite-row";
+    const label = document.createElement("label");
+    label.textContent = `Seat ${Number(seat) + 1}`;
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.className = "invite-link";
+    input.id = `invite-${seat}`;
+    label.htmlFor = input.id;
+    input.value = location.origin + link;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "copy-invite";
+    copy.textContent = "Copy link";
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(input.value);
+        copy.textContent = "Copied";
+      } catch {
+        input.select();  // no clipboard permission: the link is selected, ready for Ctrl+C
+        copy.textContent = "Press Ctrl+C";
+      }
+    });
+    row.append(label, " ", input, " ", copy);
+    box.append(row);
+  }
 }
 
 function renderTools() {
@@ -638,7 +1092,8 @@ function showHint(m) {
   hinted = { action: m.action, indices, version: m.version };
   document.body.dataset.hint = m.action;
   document.body.dataset.hintVersion = String(m.version);
-  showMessage(`Hint: ${actionLabel(m.action)}. ${m.reason}`, "hint");
+  const reason = m.reason ? m.reason.charAt(0).toUpperCase() + m.reason.slice(1) : "";
+  showMessage(`Hint: ${actionLabel(m.action)}. ${reason}`.trim(), "hint");
   renderHand();
   renderActions();
 }
@@ -647,7 +1102,7 @@ function showSheet(result) {
   const names = result.sides.map((_, k) => sideName(k));
   const keys = [];
   for (const s of result.sides) for (const k of Object.keys(s.items)) if (!keys.includes(k)) keys.push(k);
-  let html = `<h2>End of hand ${result.hand}</h2>`;
+  let html = `<h2 id="sheet-title">End of hand ${result.hand}</h2>`;
   html += result.went_out === null ? "<p>Nobody went out.</p>"
     : `<p>${escapeHtml(seatName(result.went_out))} went out${result.concealed ? " concealed" : ""}.</p>`;
   html += `<table class="scores sheet-table"><thead><tr><th></th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
@@ -673,10 +1128,24 @@ function showSheet(result) {
 // ------------------------------------------------------------------ wiring
 function wire() {
   $("hint-btn").addEventListener("click", () => send({ type: "hint" }));
-  $("panel-btn").addEventListener("click", () => document.body.classList.toggle("panel-open"));
-  $("stock").addEventListener("click", () => { if (state && state.legal.includes("draw")) sendAction("draw"); });
+  $("panel-btn").addEventListener("click", () => {
+    const open = document.body.classList.toggle("panel-open");
+    $("panel-btn").setAttribute("aria-expanded", String(open));
+  });
+  const draw = () => { if (state && state.legal.includes("draw")) sendAction("draw"); };
+  $("stock").addEventListener("click", draw);
   $("pile").addEventListener("click", attemptPile);
+  // the stock and the pile are buttons: Enter or Space on them does what a click does
+  const byKey = (fn) => (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } };
+  $("stock").addEventListener("keydown", byKey(draw));
+  $("pile").addEventListener("keydown", byKey(attemptPile));
   $("melds-us").addEventListener("dblclick", attemptMeld);
+  for (const b of document.querySelectorAll("[data-order]")) b.addEventListener("click", () => setHandOrder(b.dataset.order));
+  renderSortButtons();
+  $("guide-close").addEventListener("click", () => {
+    localStorage.setItem(GUIDE_KEY, "done");
+    $("guide").hidden = true;
+  });
   setInterval(() => { if (state) renderTools(); }, 1000);
 }
 
