@@ -30,10 +30,13 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def banner(browser: Any, url: str) -> tuple[str, str]:
+def banner(browser: Any, url: str, name: str | None = None) -> tuple[str, str]:
     page = browser.new_page()
     try:
         page.goto(url)
+        if name is not None:  # an invited friend is asked for a name before taking the seat
+            page.fill("#join-name", name)
+            page.click("#join-btn")
         page.wait_for_function("document.getElementById('fairness') && !document.getElementById('fairness').hidden",
                                timeout=WAIT)
         return page.inner_text("#fairness"), str(page.get_attribute("#fairness", "title"))
@@ -50,8 +53,8 @@ def test_practice_banner_for_the_invited_friend_and_spectators(browser: Any, tmp
         drawn = http.post("/api/games", json={"players": 2}).json()
         commitment = http.get(f"/api/games/{drawn['id']}").json()["fairness"]["commitment"]
     invite = server.base + chosen["invite_links"]["1"]
-    for url in (invite, f"{server.base}/table/{chosen['id']}"):  # the friend, then a spectator
-        text, _ = banner(browser, url)
+    for url, name in ((invite, "Bea"), (f"{server.base}/table/{chosen['id']}", None)):  # the friend, a spectator
+        text, _ = banner(browser, url, name)
         assert text == PRACTICE
     text, title = banner(browser, f"{server.base}/table/{drawn['id']}")
     assert text == "fair deal: seed committed" and commitment in title
