@@ -179,6 +179,24 @@ def test_scoring():
     assert it[1]["items"]["cards_in_hand"] == -(100 + 500)
 
 
+def test_knees_not_picked_up_count_against_the_side():
+    """'Each partnership totals the value of the cards it has melded. From this total, they deduct the value of
+    any cards remaining in their hands, as well as their knee and foot piles.' (issue 17, defect 1: the knee of
+    a side that never completed a canasta was left off its score.)"""
+    knee_1 = "Ks Kh Kd 4s 4h 4d 6s 6h 6d 9s 9h 3h 3c"   # 30 + 15 + 15 + 20 + 500 + 100
+    knee_3 = "As Ah Ad 8s 8h 8d 10s 10h 10d Js Jh Jd 2s"  # 60 + 30 + 30 + 30 + 20 = 170
+    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "5c"}, in_knee=[True, False, True, False], in_foot=[True, False, False, False],
+             knees={1: knee_1, 3: knee_3}, feet={1: "Qs Qh", 2: "6c", 3: "JK"},
+             melds={0: ["Qs Qh Qd"]}, books=BOOK, phase="play", permission=True, asked=True)
+    act(g, "meld Ks Kh Kd", "discard 4c")
+    assert g.hand_results[-1]["went_out"] == 0
+    them = g.hand_results[-1]["sides"][1]["items"]
+    # hand 5c (5); knees 680 and 170; feet Qs Qh (20) and JK (50)
+    assert them["cards_in_hand"] == -(5 + 680 + 170 + 20 + 50)
+    us = g.hand_results[-1]["sides"][0]["items"]
+    assert us["cards_in_hand"] == -5  # seat 2's foot (6c); seat 0 went out, both knees picked up
+
+
 def test_four_deals_and_playouts():
     """'The partnership with the highest score at the end of four hands is the winner.'"""
     for seed in range(2):

@@ -1402,9 +1402,9 @@ class Game(IdMeldRules, FootRules):
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
-            if self._feet:  # books are melds; an unplayed foot counts as cards in hand
+            if self._feet:  # books are melds; an unplayed knee or foot counts as cards in hand
                 melds += [(r, list(cards)) for r, cards in self.books[side]]
-                hands = [h + self.feet[s] for h, s in zip(hands, seats, strict=True)]
+                hands = [h + self.knees[s] + self.feet[s] for h, s in zip(hands, seats, strict=True)]
             results.append(score_side(
                 v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
                 went_out=went_out is not None and v.side_of(went_out) == side,
