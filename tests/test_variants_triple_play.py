@@ -127,6 +127,25 @@ def test_first_canasta_picks_up_the_knee_and_the_partner_after_drawing():
     assert g.in_knee[2] and g.hand_sizes[2] == 3 + 2 + 13
 
 
+def test_first_canasta_with_the_last_cards_picks_up_the_knee():
+    """'When a player finishes their partnership's first canasta, they pick up their knee pile and add it to
+    their hand. They then continue their turn as usual.' Finishing it with the last cards of the hand is no
+    going out: both the meld of all seven and the add of the last card are legal (issue 17, defect 2)."""
+    knee = "4s 4s 4s 6s 6s 6s 8s 8s 8s 9s 9s 9s 10s"
+    g = tpos(hands={0: "Ks Ks Kh Kh Kd Kc Kc"}, melds={0: ["Qs Qh Qd"]}, phase="play", knees={0: knee})
+    act(g, "meld Ks Ks Kh Kh Kd Kc Kc")
+    assert g.in_knee[0] and g.knee_side[0] and g.hand_sizes[0] == 13
+    assert g.turn == 0 and g.phase == "play" and not g.hand_results
+    assert "meld 4s 4s 4s" in legal_texts(g)
+    g = tpos(hands={0: "Kc"}, melds={0: ["Qs Qh Qd", "Ks Ks Kh Kh Kd Kc"]}, phase="play", knees={0: knee})
+    assert "add K Kc" in legal_texts(g)
+    act(g, "add K Kc")
+    assert g.in_knee[0] and g.hand_sizes[0] == 13 and g.turn == 0 and g.phase == "play"
+    # no canasta completed: the last cards may still not be melded without the knee
+    g = tpos(hands={0: "Ks Kh Kd"}, melds={0: ["Qs Qh Qd"]}, phase="play", knees={0: knee})
+    assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+
+
 def test_no_red_three_replacement_after_the_knee():
     """'Beginning when a player picks up their knee pile, they no longer draw a card to replace red 3s.'"""
     g = tpos(hands={0: "Ks Kh Kd 9c 9d"}, in_knee=[True, False, False, False], knee_side=[True, False],

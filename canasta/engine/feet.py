@@ -410,7 +410,10 @@ class FootRules:
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
-            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile:
+            # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee
+            # pile ... They then continue their turn as usual': completing it with the last cards is no going out
+            knee_next = book is not None and not self.knee_side[side]
+            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile and not knee_next:
                 return ("you pick up your knee only with your side's first canasta: keep a card to discard "
                         "(Denexa 'Triple Play')")
             return None  # playing out the hand (or knee): the knee or foot comes next
