@@ -462,8 +462,8 @@ class Game(IdMeldRules, FootRules):
         if self._blocks_pile[top]:
             return []  # Bicycle: 'When the discard pile is topped by a wild card or a black three ...'
         hand = self.hands[seat]
-        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
-            return []  # Bicycle: one-card pile, one-card hand
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self._can_draw():
+            return []  # Bicycle: one-card pile, one-card hand, 'unless forced' (nothing to draw)
         r = top >> 2
         base = r * 4
         nat_codes = [base + s for s in range(4) if hand[base + s]]
@@ -822,7 +822,7 @@ class Game(IdMeldRules, FootRules):
             return f(raise_error, "pile-blocked",
                      f"the pile is topped by {format_card(top)}: it cannot be taken until another card covers it "
                      + (v.FROZEN_PILE_TEXT or "(Bicycle 'Frozen Pile')"))
-        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self._can_draw():
             return f(raise_error, "one-card-pile",
                      "holding one card you may not take a pile of one card (Bicycle 'A player holding only one card may not take a discard pile of only one card')")
         hand = self.hands[seat]
