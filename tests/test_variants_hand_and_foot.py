@@ -702,6 +702,29 @@ def test_singles_one_red_and_one_black_canasta():
     assert g.hand_results[-1]["went_out"] == 0
 
 
+def test_singles_requirement_is_the_default_without_partners():
+    """Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is one red
+    canasta and one black canasta.' With 2 or 3 players alone it is the default, not Denexa's partnership
+    requirement of two clean, two dirty and one wild pile (issue 17, defect 5)."""
+    for players in (2, 3):
+        v = Game(V, players, 0).variant
+        assert (v.clean_books, v.dirty_books, v.wild_books) == (1, 1, 0)
+    assert (Game(V, 4, 0).variant.clean_books, Game(V, 4, 0).variant.wild_books) == (2, 1)
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]})
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d"]})
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "singles game" in err.message
+    # Denexa's requirement stays a choice for a game without partners
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]},
+             rules={"clean_books": 2, "dirty_books": 2, "wild_books": 1})
+    assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+
+
 def test_option_unlimited_black_canastas():
     """Encyclopedia: 'A red canasta can contain no more than 7 cards, while a black canasta can grow to
     unlimited size as long as the number of natural cards exceeds the number of wild cards. Wild cards may be

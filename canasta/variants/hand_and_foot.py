@@ -70,11 +70,15 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("foot_size", 11, "cards in each player's foot",
            "Denexa: 'two piles of eleven cards'; Encyclopedia: 'a hand of 11 and a second hand of 13' / "
            "'11 cards each, or sometimes as 13 cards each'", (11, 13)),
-    Option("clean_books", 2, "clean (natural) piles a side needs to go out",
+    Option("clean_books", 2, "clean (natural, 'red') piles a side needs to go out (default 1 with 2 or 3 players "
+           "alone)",
            "Denexa 'Going out': 'two clean piles, two dirty piles, and one wild pile'; Encyclopedia: "
-           "'Usually the requirement to go out is 2 clean and 1 dirty'"),
-    Option("dirty_books", 2, "dirty (mixed) piles a side needs to go out", "Denexa 'Going out' (as clean_books)"),
-    Option("wild_books", 1, "piles of wild cards a side needs to go out", "Denexa 'Going out' (as clean_books)"),
+           "'Usually the requirement to go out is 2 clean and 1 dirty' and 'When playing a singles game (that is, "
+           "without partners), the requirement is one red canasta and one black canasta'"),
+    Option("dirty_books", 2, "dirty (mixed, 'black') piles a side needs to go out (default 1 with 2 or 3 players "
+           "alone)", "Denexa 'Going out' (as clean_books)"),
+    Option("wild_books", 1, "piles of wild cards a side needs to go out (default 0 with 2 or 3 players alone)",
+           "Denexa 'Going out' (as clean_books)"),
     Option("partner_in_foot", True, "going out needs both partners to have played from their foot",
            "Denexa: 'both players must have played at least part of one turn with their foot piles'; Encyclopedia: "
            "'others allow you to go out even if your partner is still in their hand'"),
@@ -210,9 +214,15 @@ class HandAndFoot(Classic):
             return (seat + self.num_players // 2) % self.num_players
         return None
 
+    #: Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is one red
+    #: canasta and one black canasta' (red: clean, black: dirty): the defaults with 2 or 3 players alone.
+    SINGLES_BOOKS: ClassVar[dict[str, int]] = {"clean_books": 1, "dirty_books": 1, "wild_books": 0}
+
     def player_default(self, key: str) -> Any:
         if key in self.fixed_rules:
             return self.fixed_rules[key]
+        if key in self.SINGLES_BOOKS and self.num_players < 4:
+            return self.SINGLES_BOOKS[key]
         return self.options[key].default
 
     def bind(self) -> None:
@@ -343,8 +353,12 @@ class HandAndFoot(Classic):
         if all(counts[k] >= need[k] for k in need):
             return None
         have = ", ".join(f"{counts[k]} {k}" for k in need)
+        source = "Denexa 'Going out'"
+        if self.num_players < 4 and need == {k[:-6]: n for k, n in self.SINGLES_BOOKS.items()}:
+            source = ("Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is "
+                      "one red canasta and one black canasta'")
         return (f"to go out your side needs {self.clean_books} clean, {self.dirty_books} dirty and {self.wild_books} "
-                f"wild pile(s); it has {have} (Denexa 'Going out')")
+                f"wild pile(s); it has {have} ({source})")
 
     def book_kind(self, rank: int, wilds: int) -> str:
         """'clean' | 'dirty' | 'wild' of a completed pile (rank 1 is the meld of wild cards)."""
