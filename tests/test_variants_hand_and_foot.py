@@ -609,6 +609,38 @@ def test_option_whole_pile_only_from_the_foot():
     assert g.pile == [] and g.hand_sizes[0] == 10
 
 
+def test_option_whole_pile_when_able_to_play_the_top_discard():
+    """Encyclopedia: 'If a player is currently in their foot, and is able to play the top discard, then they may
+    pick up the entire discard pile instead of drawing two cards from the stock.' Playing the top discard onto
+    the side's meld of its rank is enough: no two cards from the hand (pile_pickup 'foot_whole'; issue 17,
+    defect 6)."""
+    rules = {"pile_pickup": "foot_whole"}
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 5d 2s 6h 8s Kc", melds={0: ["Ks Kh Kd"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert "take" in legal_texts(g)
+    act(g, "take")
+    assert g.pile == [] and g.melds[0][13].size == 4
+    assert sorted(g.hand_cards(0)) == sorted(cards("9c 8d 5s 4c 5d 2s 6h 8s"))
+    assert g.phase == "play"
+    # a wild top card onto the pile of wild cards
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 2c", melds={0: ["JK JK 2h"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    act(g, "take")
+    assert g.melds[0][1].size == 4 and g.hand_sizes[0] == 4
+    # not able to play it: no meld of its rank, or a meld with no room for it
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Qc", melds={0: ["Ks Kh Kd"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-needs-meld")
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 2c", melds={0: ["Ks Kh Kd 2d"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-needs-meld")
+    # still only in the foot, and with the other pick-ups never with 'take' alone
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Kc", melds={0: ["Ks Kh Kd"]}, rules=rules)
+    assert_illegal(g, "take", "pickup-foot-only")
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Kc", melds={0: ["Ks Kh Kd"]}, in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-cards")
+
+
 def test_option_floating():
     """Encyclopedia: 'A player currently in their foot may choose to pass, or "float", rather than discard at
     the end of their turn (the rest of the turn plays as normal). This allows the player to play all but one

@@ -467,6 +467,9 @@ class FootRules:
         hand = self.hands[self.turn]
         top = self.pile[-1]
         out: list[Action] = []
+        if self.variant.pile_pickup == "foot_whole" and (WILD_RANK if _is_wild(top) else top >> 2) in \
+                self.melds[self._sides[self.turn]]:
+            out.append(Action(TAKE))  # the top card onto the side's meld of its rank
         if top == JOKER:
             if hand[JOKER] >= 2:
                 out.append(Action(TAKE, (JOKER, JOKER)))
@@ -506,12 +509,22 @@ class FootRules:
             return f(raise_error, "pile-blocked", "black 3s cannot be melded, so a player may never draw from the "
                      "discard pile if the upcard is a black 3 (Denexa)")
         cards = action.cards
-        if len(cards) != 2:
+        # Encyclopedia (pile_pickup foot_whole): 'If a player is currently in their foot, and is able to play the
+        # top discard': playing it onto the side's meld of its rank (a wild card onto the pile of wild cards)
+        onto_meld = not cards and v.pile_pickup == "foot_whole"
+        if len(cards) != 2 and not onto_meld:
+            if v.pile_pickup == "foot_whole":
+                return f(raise_error, "take-cards", "to pick up the pile you must be 'able to play the top discard' "
+                         "(Encyclopedia): meld it with two cards from your hand ('take' and two cards) or add it to "
+                         "your side's meld of its rank ('take' alone)")
             return f(raise_error, "take-cards", "to draw from the discards you must meld the top card with two "
                      "cards from your hand (Denexa)")
         hand = self.hands[seat]
         if not self._has_cards(hand, cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
+        if onto_meld and (WILD_RANK if _is_wild(top) else top >> 2) not in self.melds[side]:
+            return f(raise_error, "take-needs-meld", "to pick up the pile with 'take' alone your side needs a meld "
+                     "the top card can be added to (Encyclopedia: 'able to play the top discard')")
         if _is_wild(top):
             same = all(c == JOKER for c in cards) if top == JOKER else all(8 <= c <= 11 for c in cards)
             if not same:
@@ -519,7 +532,7 @@ class FootRules:
                          "rank: two jokers for a joker, two 2s for a 2 (Denexa)")
             rank = WILD_RANK
             meld = self.melds[side].get(rank)
-            size = (meld.size if meld is not None else 0) + 3
+            size = (meld.size if meld is not None else 0) + 1 + len(cards)
             wilds = 0
             if size > v.WILD_MELD_MAX:
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards")
@@ -529,11 +542,11 @@ class FootRules:
             if any(c >> 2 != rank for c in nats):
                 return f(raise_error, "take-rank", f"the cards shown must meld with the top card "
                          f"({format_rank(rank)}s and at most one wild card)")
-            if not nats:
+            if not nats and not onto_meld:
                 return f(raise_error, "take-naturals", "a meld must contain at least two natural cards")
             meld = self.melds[side].get(rank)
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
-            wilds = (meld.wilds if meld is not None else 0) + 2 - len(nats)
+            wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
             size = naturals + wilds
             if size > v.MELD_MAX and not self._ft_grows(naturals, wilds):
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
@@ -543,7 +556,7 @@ class FootRules:
                          "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
                          "(Triple Play)")
         rest = min(v.pile_take - 1, len(self.pile) - 1)
-        after = self.hand_sizes[seat] - 2 + rest
+        after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
             from canasta.engine.game import _max_meld_value
 
@@ -555,7 +568,7 @@ class FootRules:
                 return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
                          "the top card and your hand cannot make it")
             if value < self.minimum(side):
-                after = self.hand_sizes[seat] - 2  # the rest stays aside until the minimum is met
+                after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
             b3 = hand[12] + hand[15] + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1] if is_black_three(c))
             why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
