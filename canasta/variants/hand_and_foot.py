@@ -131,7 +131,8 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "unlimited size as long as the number of natural cards exceeds the number of wild cards.'"),
     Option("self_deal", False, "each player pulls a stack from the stock to deal their own hand and foot: "
            "the stack is hand_size + foot_size + e cards, e drawn from the deal's seeded chance "
-           "(-2..2 with weights 1, 2, 3, 2, 1); an exact stack scores exact_deal_bonus for the side",
+           "(-2..2 with weights 1, 2, 3, 2, 1); an exact stack scores exact_deal_bonus for the side (off by "
+           "default: the pull is a skill of the hand the engine can only replace by invented odds)",
            "Denexa: 'Each player takes a small portion of one of the stocks and deals two piles of eleven cards ... "
            "If a player managed to pull exactly 22 cards from the stock, they immediately score a 100-point "
            "bonus. Otherwise, any excess cards are returned to the stock.'"),
