@@ -746,7 +746,8 @@ class Game(IdMeldRules, FootRules):
                 raise IllegalActionError("end-timing", "end your turn with a discard")
             if not self._pending_met(self._sides[self.turn]):
                 raise IllegalActionError(
-                    "minimum-count", "your initial meld is below the minimum: meld more or retract (Bicycle 'Insufficient Melds')")
+                    "minimum-count", "your initial meld is below the minimum: meld more or retract "
+                    f"({self.variant.rule_source('minimum-count')})")
             return
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
@@ -961,14 +962,15 @@ class Game(IdMeldRules, FootRules):
                 if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
                         return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank (Bicycle 'Melds')")
+                    return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
                 if r in melds:
                     return f(raise_error, "duplicate-meld",
                              f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
                 if len(nat_codes) < self._min_naturals:
                     if self._min_naturals == 1:
                         return f(raise_error, "meld-naturals", "a meld must contain a natural card")
-                    return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards (Bicycle 'Melds')")
+                    return f(raise_error, "meld-naturals",
+                             f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})")
                 if len(cards) < 3:
                     return f(raise_error, "meld-size", "a meld needs at least three cards")
                 if wilds > v.wild_capacity(len(nat_codes), 0, False):
@@ -1054,9 +1056,7 @@ class Game(IdMeldRules, FootRules):
         return False
 
     def _wild_limit_text(self) -> str:
-        if self.variant.wilds_not_more_than_naturals:
-            return "a meld may never have more wild cards than natural cards, nor more than three (Encyclopedia)"
-        return "a meld may hold at most three wild cards until it is a canasta (Bicycle 'Melds')"
+        return self.variant.wild_limit_text()
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
         if self._xr:
@@ -1085,7 +1085,8 @@ class Game(IdMeldRules, FootRules):
             return True
         if not self._pending_met(side):
             return f(raise_error, "minimum-count",
-                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract (Bicycle 'Insufficient Melds')")
+                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract "
+                     f"({self.variant.rule_source('minimum-count')})")
         return True
 
     # ---------------------------------------------------------- transitions

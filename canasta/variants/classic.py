@@ -137,6 +137,14 @@ class Classic(Variant):
     NO_WILD_RANKS: ClassVar[tuple[int, ...]] = ()
     #: A covered upcard is buried in the middle of the stock (Triple Play), not at the bottom (Hand and Foot).
     UPCARD_BURIED_MIDDLE: ClassVar[bool] = False
+    #: The text a refusal of the engine's shared rules cites, by the refusal's rule: each variant cites its own
+    #: texts (a test checks every refusal in a soak of each variant).
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Bicycle 'Melds'",
+        "meld-naturals": "Bicycle 'Melds'",
+        "wild-limit": "Bicycle 'Melds'",
+        "minimum-count": "Bicycle 'Insufficient Melds'",
+    }
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
@@ -197,6 +205,16 @@ class Classic(Variant):
         if self.wilds_not_more_than_naturals:
             cap = min(cap, naturals)
         return max(0, cap - wilds)
+
+    def rule_source(self, rule: str) -> str:
+        """The text (and section or sentence) a refusal under ``rule`` cites in this variant."""
+        return self.RULE_SOURCES[rule]
+
+    def wild_limit_text(self) -> str:
+        """Why a meld may not take another wild card, citing this variant's text."""
+        if self.wilds_not_more_than_naturals:
+            return "a meld may never have more wild cards than natural cards, nor more than three (Encyclopedia)"
+        return f"a meld may hold at most three wild cards until it is a canasta ({self.rule_source('wild-limit')})"
 
     def upcard_must_be_covered(self, code: int) -> bool:
         rank = rank_of(code)

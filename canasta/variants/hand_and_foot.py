@@ -195,6 +195,23 @@ class HandAndFoot(Classic):
 
     #: players in a partnership (table rule team_size; Triple Play has no such option: 2)
     team_size: int = 2
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Denexa 'Hand and Foot': 'A meld consists of three to seven cards of the same rank'",
+        # two natural cards: a meld of three holds 'no more than one wild card'
+        "meld-naturals": "Denexa 'Hand and Foot': 'A meld can contain no more than one wild card in a meld of "
+                         "three, four, or five cards'",
+        "wild-limit": "Denexa 'Hand and Foot': 'A meld can contain no more than one wild card in a meld of three, "
+                      "four, or five cards and no more than two in a meld of six or seven'",
+        "minimum-count": "Denexa 'Hand and Foot': 'A partnership's first melds of the hand must meet a minimum "
+                         "value'",
+    }
+
+    def wild_limit_text(self) -> str:
+        if self.black_unlimited:
+            return ("no more than one wild card in a meld of three to five cards, two in a meld of six or seven, and "
+                    "past seven fewer wild than natural cards (Denexa 'Hand and Foot'; Encyclopedia: 'as long as the "
+                    "number of natural cards exceeds the number of wild cards')")
+        return f"too many wild cards for that meld ({self.rule_source('wild-limit')})"
 
     @property
     def num_sides(self) -> int:
@@ -421,6 +438,15 @@ class TriplePlay(HandAndFoot):
         "red_three_value": 500,    # 'Unplayed red 3s have a value of -500 points each' (laid out: 100 each)
     }
     KNEE_SIZE: ClassVar[int] = 13  # 'deal out a thirteen-card knee pile for each player'
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Denexa 'Triple Play': 'A meld consists of three to seven cards of the same rank'",
+        "meld-naturals": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
+                         "cards'",
+        "wild-limit": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
+                      "cards, and no more than two in a meld of six or seven'",
+        "minimum-count": "Denexa 'Triple Play': 'On the first turn of the deal that a partnership melds, they must "
+                         "meet a minimum point threshold'",
+    }
     #: 'the top card of the discard pile ... pick up the discard pile and add it to their hand'
     PILE_TAKE: ClassVar[int] = 1 << 30
     NO_DISCARD_AFTER_TAKE: ClassVar[bool] = True

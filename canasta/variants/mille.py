@@ -103,6 +103,10 @@ class Mille(Classic):
     #: a meld of 2s may hold all eight 2s of the pack
     WILD_MELD_MAX: ClassVar[int] = 8
     RESTOCK_KEEPS_UPCARD: ClassVar[bool] = True
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Classic.RULE_SOURCES,
+        "meld-rank": "Denexa 'Mille': 'A meld consists of three or more cards of the same rank'",
+    }
     FROZEN_PILE_TEXT: ClassVar[str | None] = (
         "(Mille: 'A 2 cannot be used to take the discard pile; this can only be done with two or more "
         "natural cards of the same rank as the upcard')")
