@@ -641,6 +641,40 @@ def test_option_whole_pile_when_able_to_play_the_top_discard():
     assert_illegal(g, "take", "take-cards")
 
 
+def test_option_pick_up_with_a_natural_pair_only():
+    """Encyclopedia: 'Some variants allow picking up discards with a natural pair, but a player may take at most
+    seven cards from the discard pile.' (pile_pickup 'natural_pair'; issue 17, defect 12)"""
+    rules = {"pile_pickup": "natural_pair"}
+    g = hpos(hands={0: "Ks Kh 2c JK 4s"}, pile="4c 4d 5c 5d 6c 6d 7c 8c 9c Kd", melds={0: ["Qs Qh Qd"]},
+             rules=rules)
+    assert {t for t in legal_texts(g) if t.startswith("take")} == {"take Ks Kh"}
+    assert_illegal(g, "take Ks 2c", "take-natural-pair")
+    assert_illegal(g, "take Ks JK", "take-natural-pair")
+    act(g, "take Ks Kh")
+    assert len(g.pile) == 3 and g.hand_sizes[0] == 3 + 6  # the top card melded, six more taken
+    g = hpos(hands={0: "2s 2h 4s"}, pile="4c 2c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert_illegal(g, "take 2s 2h", "take-natural-pair")
+
+
+def test_option_no_wild_canastas():
+    """Encyclopedia: 'Some variants allow a wildcard canasta, and then the requirement can be at least one black
+    canasta, at least one red canasta, and a wild card canasta.' Without it (wild_canastas false) melds of wild
+    cards only are refused, and no pile of wild cards can be required (issue 17, defect 12)."""
+    rules = {"wild_canastas": False, "wild_books": 0}
+    g = hpos(hands={0: "2s 2h JK 4s 9c"}, phase="play", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("meld") for t in legal_texts(g))
+    err = assert_illegal(g, "meld 2s 2h JK", "meld-naturals")
+    assert "wild_canastas" in err.message and "Bicycle" not in err.message
+    g = hpos(hands={0: "2s 2h 4s"}, pile="4c 2c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take 2s 2h", "take-wild")
+    with pytest.raises(OptionError, match="wild_books"):
+        Game(V, 4, 0, {"wild_canastas": False})
+    assert Game(V, 2, 0, {"wild_canastas": False}).variant.wild_books == 0  # singles need none
+    g = hpos(hands={0: "2s 2h JK 4s 9c"}, phase="play", melds={0: ["Qs Qh Qd"]})
+    act(g, "meld 2s 2h JK")  # Denexa's default: 'a meld that consists of all wild cards'
+
+
 def test_option_floating():
     """Encyclopedia: 'A player currently in their foot may choose to pass, or "float", rather than discard at
     the end of their turn (the rest of the turn plays as normal). This allows the player to play all but one

@@ -522,6 +522,14 @@ class FootRules:
         hand = self.hands[seat]
         if not self._has_cards(hand, cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
+        if v.pile_pickup == "natural_pair" and (_is_wild(top) or any(_is_wild(c) for c in cards)):
+            return f(raise_error, "take-natural-pair", "discards are picked up only with a natural pair of the top "
+                     "card's rank (Encyclopedia: 'Some variants allow picking up discards with a natural pair, but a "
+                     "player may take at most seven cards from the discard pile'; table rule pile_pickup)")
+        if _is_wild(top) and not v.wild_canastas:
+            return f(raise_error, "take-wild", "a wild card on top could only start a pile of wild cards, and this "
+                     "table plays without them (table rule wild_canastas; Encyclopedia: 'Some variants allow a "
+                     "wildcard canasta')")
         if onto_meld and (WILD_RANK if _is_wild(top) else top >> 2) not in self.melds[side]:
             return f(raise_error, "take-needs-meld", "to pick up the pile with 'take' alone your side needs a meld "
                      "the top card can be added to (Encyclopedia: 'able to play the top discard')")

@@ -949,7 +949,8 @@ class Game(IdMeldRules, FootRules):
                 return True
             if not nat_codes:
                 if not v.wild_canastas:
-                    return f(raise_error, "meld-naturals", "wild cards may never be melded without natural cards (Bicycle 'Melds')")
+                    return f(raise_error, "meld-naturals",
+                             f"wild cards may never be melded without natural cards ({v.rule_source('wild-meld')})")
                 if len(cards) < 3:
                     return f(raise_error, "meld-size", "a meld needs at least three cards")
                 if WILD_RANK in melds:

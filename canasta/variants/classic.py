@@ -142,6 +142,7 @@ class Classic(Variant):
     RULE_SOURCES: ClassVar[dict[str, str]] = {
         "meld-rank": "Bicycle 'Melds'",
         "meld-naturals": "Bicycle 'Melds'",
+        "wild-meld": "Bicycle 'Melds'",
         "wild-limit": "Bicycle 'Melds'",
         "minimum-count": "Bicycle 'Insufficient Melds'",
     }

@@ -49,7 +49,6 @@ FIXED_RULES: dict[str, Any] = {
     "concealed_rule": "player",
     "concealed_bonus": 0,             # no concealed bonus in the text
     "seven_canastas_win": False,
-    "wild_canastas": True,            # 'A player can also make a meld that consists of all wild cards.'
     "jokers": 4,                      # unused: deck() counts the packs' jokers
     "seven_of_each": False,
     "stock_reshuffle": False,         # 'the game simply continues without a stock'
@@ -104,14 +103,19 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
     Option("hands_per_game", 4, "hands in a game (the minimum of the fourth applies to any later hand)",
            "Denexa: 'The game ends after four hands have been played.'"),
+    Option("wild_canastas", True, "melds (and piles) of wild cards only are allowed",
+           "Denexa: 'A player can also make a meld that consists of all wild cards.'; Encyclopedia: 'Some variants "
+           "allow a wildcard canasta, and then the requirement can be at least one black canasta, at least one red "
+           "canasta, and a wild card canasta' (false: wild_books must be 0)"),
     Option("pile_pickup", "seven", "taking the discard pile: 'seven' (the top seven cards, Denexa), 'none' (never), "
+           "'natural_pair' (the top seven cards, with a natural pair of the top card's rank only), "
            "'whole' (the whole pile) or 'foot_whole' (the whole pile, by a player in the foot only)",
            "Denexa: 'the top seven cards of the discard pile'; Encyclopedia: 'No discards may be picked up. Some "
            "variants allow picking up discards with a natural pair, but a player may take at most seven cards from "
            "the discard pile. Still some variants allow you to pick up a discard, but only if you pick up the whole "
            "deck' / 'If a player is currently in their foot, and is able to play the top discard, then they may "
            "pick up the entire discard pile ... This is the only method by which discards can be picked up.'",
-           ("seven", "none", "whole", "foot_whole")),
+           ("seven", "none", "natural_pair", "whole", "foot_whole")),
     Option("floating", False, "a player in the foot may end the turn without discarding ('float')",
            "Encyclopedia: 'A player currently in their foot may choose to pass, or \"float\", rather than discard "
            "at the end of their turn (the rest of the turn plays as normal).'"),
@@ -204,6 +208,7 @@ class HandAndFoot(Classic):
                       "four, or five cards and no more than two in a meld of six or seven'",
         "minimum-count": "Denexa 'Hand and Foot': 'A partnership's first melds of the hand must meet a minimum "
                          "value'",
+        "wild-meld": "table rule wild_canastas false; Encyclopedia: 'Some variants allow a wildcard canasta'",
     }
 
     def wild_limit_text(self) -> str:
@@ -261,7 +266,8 @@ class HandAndFoot(Classic):
 
         self.pile_pickup: str = opt("pile_pickup")
         #: cards taken from the pile with its top card (all of them: 'whole'; none may be taken: 'none')
-        self.pile_take: int = {"seven": self.PILE_TAKE, "none": 0}.get(self.pile_pickup, 1 << 30)
+        self.pile_take: int = {"seven": self.PILE_TAKE, "natural_pair": self.PILE_TAKE, "none": 0}.get(
+            self.pile_pickup, 1 << 30)
         self.floating: bool = opt("floating")
         self.black_three_out: bool = opt("black_three_out")
         self.ask_in_hand: bool = opt("ask_in_hand")
@@ -283,6 +289,10 @@ class HandAndFoot(Classic):
             raise OptionError("hands_per_game must be at least 1")
         if min(self.clean_books, self.dirty_books, self.wild_books) < 0:
             raise OptionError("the books needed to go out cannot be negative")
+        if not self.wild_canastas and self.wild_books:
+            raise OptionError("wild_canastas=false leaves no pile of wild cards to make: set wild_books=0 too "
+                              "(Encyclopedia: 'Some variants allow a wildcard canasta, and then the requirement can "
+                              "be ... a wild card canasta')")
         values = list(self.values)
         for code in range(8, 60):
             rank = rank_of(code)
@@ -433,6 +443,7 @@ class TriplePlay(HandAndFoot):
         "foot_size": 11,          # 'an eleven-card foot pile'
         "partner_in_foot": False,  # going out needs the basic book and permission only
         "clean_books": 0, "dirty_books": 0, "wild_books": 0,  # the basic book instead (books_problem)
+        "wild_canastas": True,    # 'A player can also make a meld that consists of all wild cards.'
         "eights_five": False,
         "black_three_value": 100,  # 'unplayed black 3s are -100 points each'
         "red_three_value": 500,    # 'Unplayed red 3s have a value of -500 points each' (laid out: 100 each)
