@@ -675,6 +675,36 @@ def test_option_no_wild_canastas():
     act(g, "meld 2s 2h JK")  # Denexa's default: 'a meld that consists of all wild cards'
 
 
+def test_option_red_threes_kept_in_hand():
+    """Encyclopedia: 'Black threes do not count any points and are thus useful only as discards; however, you may
+    not go out with one in your hand. The same is true of red threes; in fact these are even worse. Red threes
+    count 300 to 500 points each against you, the amount depending on local variation, if you hold any in your
+    hand (or foot) when a team goes out.' (red_threes_laid_out false; issue 17, defect 12)"""
+    rules = {"red_threes_laid_out": False}
+    g = hpos(hands={0: "Ks Kh 9c 3d 3d"}, stock="3h 8c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    act(g, "draw")
+    assert g.red_threes[0] == [] and sorted(g.hand_cards(0)) == sorted(cards("Ks Kh 9c 3d 3d 3h 8c"))
+    assert "discard 3h" in legal_texts(g) or "discard 3d" in legal_texts(g)
+    assert_illegal(g, "meld 3h 3d 3d", "red-three")
+    act(g, "discard 3h")
+    assert g.pile[-1] == parse_card("3h")
+    # a red three on top blocks the pile as a black three does: it cannot be melded
+    g = hpos(hands={0: "3d 3h 9c", 1: "5c"}, pile="Kd 3d", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take 3d 3h", "pile-blocked")
+    # held at the end: 300 against by default, red_three_held for 400 or 500
+    for extra, points in (({}, 300), ({"red_three_held": 500}, 500)):
+        g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "3h 3d"}, in_foot=[True, False], phase="play",
+                 melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]},
+                 feet={1: "8c"}, rules={**rules, **extra})
+        act(g, "meld Ks Kh Kd", "discard 9c")
+        assert g.hand_results[-1]["sides"][1]["items"]["cards_in_hand"] == -(2 * points + 10)
+    # the default (Denexa): laid out and replaced
+    g = hpos(hands={0: "Ks Kh 9c"}, stock="3h 8c 6d", melds={0: ["Qs Qh Qd"]})
+    act(g, "draw")
+    assert g.red_threes[0] == cards("3h") and g.hand_sizes[0] == 5
+
+
 def test_option_floating():
     """Encyclopedia: 'A player currently in their foot may choose to pass, or "float", rather than discard at
     the end of their turn (the rest of the turn plays as normal). This allows the player to play all but one

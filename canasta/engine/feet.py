@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_black_three, is_red_three, sort_key
+from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
 from canasta.errors import IllegalActionError
 
@@ -96,6 +96,9 @@ class FootRules:
 
     # Game's methods used here
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
+        raise NotImplementedError
+
+    def _check_discard(self, action: Action, raise_error: bool) -> bool:
         raise NotImplementedError
 
     def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool:
@@ -225,7 +228,8 @@ class FootRules:
                 hand[c] += 1
             self.hand_sizes[to] = len(passed)
             hands_dealt[to] = list(passed)
-            if passed and not is_red_three(passed[-1]):  # everyone saw it turned up; a red three is laid out
+            if passed and not (is_red_three(passed[-1]) and self.variant.red_threes_laid_out):
+                # everyone saw it turned up; a red three is laid out (unless the table keeps them in hand)
                 self.known[to].append(passed[-1])
         self.passing = [[] for _ in range(n)]
         replacements: list[list[int]] = [[] for _ in range(n)]
@@ -262,6 +266,12 @@ class FootRules:
             if pulls[seat] == need:
                 self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
         self.deals[-1]["pulls"] = pulls
+
+    def _ft_threes_held(self, counts: list[int]) -> int:
+        """Threes in a hand, which never meld: black ones, and red ones where the table keeps them in hand
+        (red_threes_laid_out false; Encyclopedia: 'The same is true of red threes')."""
+        held = counts[12] + counts[15]
+        return held if self.variant.red_threes_laid_out else held + counts[13] + counts[14]
 
     def _ft_knee_taken(self, seat: int) -> bool:
         return self.variant.knee_size > 0 and self.in_knee[seat]
@@ -303,6 +313,13 @@ class FootRules:
                 out.append(Action("end"))
         elif self._ft_floats() and pending_ok:
             out.append(Action("end"))
+        if not v.red_threes_laid_out:
+            # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
+            # matters, so one red three stands for both
+            hand = self.hands[self.turn]
+            code = 13 if hand[13] else 14 if hand[14] else None
+            if code is not None and self._check_discard(Action("discard", (code,)), raise_error=False):
+                out.append(Action("discard", (code,)))
         return out
 
     def _ft_floats(self) -> bool:
@@ -406,7 +423,7 @@ class FootRules:
         v = self.variant
         seat = self.turn
         if black_threes is None:  # black threes never meld: any in hand stay in it
-            black_threes = self.hands[seat][12] + self.hands[seat][15]
+            black_threes = self._ft_threes_held(self.hands[seat])
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
@@ -477,7 +494,7 @@ class FootRules:
             twos = [c for c in _TWO_CODES for _ in range(hand[c])]
             if len(twos) >= 2:
                 out.append(Action(TAKE, (twos[0], twos[1])))
-        elif not is_black_three(top):
+        elif not self.variant.blocks_pile(top):
             base = (top >> 2) * 4
             nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
             if len(nats) >= 2:
@@ -505,7 +522,11 @@ class FootRules:
         if not self.pile:
             return f(raise_error, "pile-empty", "the discard pile is empty")
         top = self.pile[-1]
-        if is_black_three(top):
+        if v.blocks_pile(top):
+            if is_red_three(top):
+                return f(raise_error, "pile-blocked", "red threes are kept in hand and never melded (table rule "
+                         "red_threes_laid_out; Encyclopedia: 'The same is true of red threes'), so a red 3 on top "
+                         "blocks the discard pile as a black 3 does")
             return f(raise_error, "pile-blocked", "black 3s cannot be melded, so a player may never draw from the "
                      "discard pile if the upcard is a black 3 (Denexa)")
         cards = action.cards
@@ -578,7 +599,8 @@ class FootRules:
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            b3 = hand[12] + hand[15] + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1] if is_black_three(c))
+            b3 = self._ft_threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
+                                                  if v.blocks_pile(c))
             why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
             if why:
                 return f(raise_error, "cannot-go-out", why)

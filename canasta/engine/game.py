@@ -184,6 +184,8 @@ class Game(IdMeldRules, FootRules):
         if not self._ids and not self._threes_ordinary:
             for c in (12, 13, 14, 15) if self._xr else (13, 14):
                 self._laid_out[c] = True
+            if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
+                self._laid_out[13] = self._laid_out[14] = False
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -309,6 +311,8 @@ class Game(IdMeldRules, FootRules):
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
         if self._xr:
             return _sr.lay_out_threes(self, seat, got)
+        if not self._laid_out[13]:
+            return True  # red threes stay in the hand (Hand and Foot's table rule red_threes_laid_out)
         hand = self.hands[seat]
         side = self._sides[seat]
         if self._feet and self._ft_knee_taken(seat):
@@ -886,7 +890,8 @@ class Game(IdMeldRules, FootRules):
         if self._threes_ordinary:
             return len(cards[:n])
         black_out = self.variant.REMOVES_BLACK_THREES_ON_TAKE
-        return sum(1 for c in cards[:n] if not (is_red_three(c) or (black_out and is_black_three(c))))
+        return sum(1 for c in cards[:n] if not ((is_red_three(c) and self._laid_out[c])
+                                                or (black_out and is_black_three(c))))
 
     def _frozen_reason(self, side: int) -> str:
         if self.variant.FROZEN_PILE_TEXT:
@@ -1070,7 +1075,7 @@ class Game(IdMeldRules, FootRules):
         c = action.cards[0]
         if not self._has_cards(self.hands[seat], action.cards):
             return f(raise_error, "not-in-hand", "you do not hold that card")
-        if is_red_three(c) and not self._threes_ordinary:
+        if is_red_three(c) and self._laid_out[c]:
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
@@ -1225,9 +1230,8 @@ class Game(IdMeldRules, FootRules):
             self.unusable = [0] * NUM_CODES
         removes_black_threes = self.variant.REMOVES_BLACK_THREES_ON_TAKE
         known = self.known[seat]
-        ordinary = self._threes_ordinary
         for c in rest:
-            if is_red_three(c) and not ordinary:  # Bicycle: 'place the card face up but do not draw a new card'
+            if is_red_three(c) and self._laid_out[c]:  # Bicycle: 'place the card face up but do not draw a new card'
                 self.red_threes[side].append(c)
                 continue
             if removes_black_threes and is_black_three(c):

@@ -126,6 +126,14 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "red_three_value)", "Encyclopedia: 'Red threes count 300 to 500 points each against you, the amount "
            "depending on local variation, if you hold any in your hand (or foot) when a team goes out.'",
            (0, 300, 400, 500)),
+    Option("red_threes_laid_out", True, "red threes are laid out and replaced (Denexa); false: they stay in the "
+           "hand like black threes, are never melded, may be discarded, block the pile when on top, and count "
+           "red_three_held (300 unless set) against the side when held at the end",
+           "Denexa: 'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'; "
+           "Encyclopedia: 'Black threes ... are thus useful only as discards; however, you may not go out with one "
+           "in your hand. The same is true of red threes; in fact these are even worse. Red threes count 300 to 500 "
+           "points each against you, the amount depending on local variation, if you hold any in your hand (or "
+           "foot) when a team goes out.'"),
     Option("ask_in_hand", False, "'May I go out?' may be asked by a player still in the hand (not only in the foot)",
            "Encyclopedia: 'some versions require asking for and receiving your partner's permission before going "
            "out' (the question is not tied to the foot there)"),
@@ -276,6 +284,8 @@ class HandAndFoot(Classic):
         self.exact_deal_bonus: int = opt("exact_deal_bonus")
         self.hand_choice: str = opt("hand_choice")
         self.hand_passing: bool = opt("hand_passing")
+        #: red threes laid out and replaced (Denexa), or kept in the hand (Encyclopedia); read by the engine
+        self.red_threes_laid_out: bool = opt("red_threes_laid_out")
         self.team_size = int(opt("team_size"))
         if self.team_size == 3 and self.num_players != 6:
             raise OptionError(f"team_size=3 (two teams of three) needs 6 players, not {self.num_players}; "
@@ -299,8 +309,10 @@ class HandAndFoot(Classic):
             if rank == 8 and r["eights_five"]:
                 values[code] = 5
             elif rank == 3:
-                # an unplayed red three counts red_three_held against (Encyclopedia), else red_three_value
-                values[code] = (red_held or r["red_three_value"]) if code in (13, 14) else r["black_three_value"]
+                # an unplayed red three counts red_three_held against (Encyclopedia), else red_three_value; kept
+                # in hand, 'Red threes count 300 to 500 points each against you': 300 unless red_three_held is set
+                held_default = r["red_three_value"] if self.red_threes_laid_out else 300
+                values[code] = (red_held or held_default) if code in (13, 14) else r["black_three_value"]
         self.values = values
         if not 2 <= self.decks <= 10:
             raise OptionError("decks must be 2 to 10")
@@ -363,8 +375,9 @@ class HandAndFoot(Classic):
         return False
 
     def blocks_pile(self, code: int) -> bool:
-        """'a player may never draw from the discard pile if the upcard is a black 3'."""
-        return code in (12, 15)
+        """'a player may never draw from the discard pile if the upcard is a black 3'; a red three kept in hand
+        (red_threes_laid_out false) cannot be melded either, so it blocks the pile alike."""
+        return code in (12, 15) or (code in (13, 14) and not self.red_threes_laid_out)
 
     def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
         """'Red threes: 100 points each' (the table rule red_three_value)."""
