@@ -6,8 +6,10 @@ way a referee would meet them: random legal play of each variant through the pub
 positions a superset of candidate actions (every discard, takes with pairs of held cards, random melds of one
 to four held cards, every held card onto every meld) passed to ``check()``.
 
-A refusal that names no text passes: the meld-id family's refusals (Samba and its kin, Burraco) name none
-yet, and mechanical ones ("you do not hold those cards") need none.
+On the engine's Classic turn (Classic, Uruguayan, Cuban, Mille, Hand and Foot, Triple Play) every refusal of a
+meld or pile rule must name a covering text; procedural refusals ("draw first", "you do not hold those cards")
+need none. The meld-id family (Samba and its kin, Burraco) and Modern American's set rules name texts in some
+refusals only: there, only the texts named are checked.
 """
 
 from __future__ import annotations
@@ -88,17 +90,31 @@ def _refusals(variant: str, seed: int, steps: int) -> Iterator[IllegalActionErro
         game.apply(rng.choice(game.legal_actions()))
 
 
+#: Variants played on the engine's Classic turn (canasta.engine.game, canasta.engine.feet).
+CLASSIC_TURN = {"classic", "uruguayan", "cuban", "mille", "hand-and-foot", "triple-play"}
+#: Refusals of a meld or pile rule (not procedural ones): on the Classic turn each names a covering text.
+RULE_REFUSALS = {"meld-rank", "meld-size", "meld-naturals", "wild-limit", "minimum-count", "take-rank",
+                 "take-naturals", "take-needs-meld", "take-cards", "take-wild", "take-natural-pair", "pile-frozen",
+                 "pile-blocked", "duplicate-meld", "black-three-meld", "cannot-go-out", "one-card-pile"}
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_refusals_cite_a_text_that_covers_the_variant(variant: str) -> None:
     """Issue 17: 'Every refusal must cite the text of the variant being played.' Each text named in a refusal
-    met in random play of the variant is one of its covering texts."""
+    met in random play of the variant is one of its covering texts, and on the Classic turn every refusal of a
+    meld or pile rule names one."""
     wrong: dict[str, str] = {}
+    uncited: dict[str, str] = {}
     met = 0
     for refusal in _refusals(variant, seed=1, steps=240):
         met += 1
-        for name in set(TEXT_NAMES.findall(refusal.message)) - COVERING_TEXTS[variant]:
+        names = set(TEXT_NAMES.findall(refusal.message))
+        for name in names - COVERING_TEXTS[variant]:
             wrong.setdefault(f"{name} ({refusal.rule})", refusal.message)
+        if not names and variant in CLASSIC_TURN and refusal.rule in RULE_REFUSALS:
+            uncited.setdefault(refusal.rule, refusal.message)
     assert not wrong, f"{variant}: refusals cite texts that do not cover it: {wrong}"
+    assert not uncited, f"{variant}: refusals of a rule that name no text: {uncited}"
     assert met > 100, f"{variant}: only {met} refusals met (the sample is too small to test anything)"
 
 

@@ -564,22 +564,23 @@ class FootRules:
             size = (meld.size if meld is not None else 0) + 1 + len(cards)
             wilds = 0
             if size > v.WILD_MELD_MAX:
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards")
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa)")
         else:
             rank = top >> 2
             nats = [c for c in cards if not _is_wild(c)]
             if any(c >> 2 != rank for c in nats):
                 return f(raise_error, "take-rank", f"the cards shown must meld with the top card "
-                         f"({format_rank(rank)}s and at most one wild card)")
+                         f"({format_rank(rank)}s and at most one wild card; {v.rule_source('take')})")
             if not nats and not onto_meld:
-                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards")
+                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards "
+                         f"({v.rule_source('meld-naturals')})")
             meld = self.melds[side].get(rank)
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
             wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
             size = naturals + wilds
             if size > v.MELD_MAX and not self._ft_grows(naturals, wilds):
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
-                         "your two cards do not fit on your meld of that rank")
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa): the top "
+                         "card and your two cards do not fit on your meld of that rank")
             if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
                 return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
                          "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
@@ -595,7 +596,7 @@ class FootRules:
                 left[c] -= 1
             if value + _max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
                 return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
-                         "the top card and your hand cannot make it")
+                         f"the top card and your hand cannot make it ({v.rule_source('minimum-count')})")
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):

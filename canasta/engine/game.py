@@ -840,11 +840,12 @@ class Game(IdMeldRules, FootRules):
         nats = [c for c in cards if not _is_wild(c)]
         wilds = [c for c in cards if _is_wild(c)]
         if any(c >> 2 != r for c in nats):
-            return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)})")
+            return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)}; "
+                     f"{v.rule_source('take')})")
         if len(cards) == 0:
             if meld is None:
-                return f(raise_error, "take-needs-meld",
-                         "to take the pile show two cards that meld with the top card, or have a meld of its rank")
+                return f(raise_error, "take-needs-meld", "to take the pile show two cards that meld with the top "
+                         f"card, or have a meld of its rank ({v.rule_source('take')})")
             if frozen and not (v.frozen_pile_add_to_meld and self.opened[side]):
                 return f(raise_error, "pile-frozen", self._frozen_reason(side))
         elif len(cards) == 2:
@@ -854,12 +855,14 @@ class Game(IdMeldRules, FootRules):
                 if frozen:
                     return f(raise_error, "pile-frozen", self._frozen_reason(side))
             else:
-                return f(raise_error, "take-naturals", "a meld needs at least two natural cards")
+                return f(raise_error, "take-naturals",
+                         f"a meld needs at least two natural cards ({v.rule_source('meld-naturals')})")
         else:
-            return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top card to your meld)")
+            return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top "
+                     f"card to your meld) ({v.rule_source('take')})")
         if meld is not None and wilds and \
                 v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
-            return f(raise_error, "wild-limit", "that meld cannot take another wild card")
+            return f(raise_error, "wild-limit", f"that meld cannot take another wild card ({v.rule_source('wild-limit')})")
         rest = self._cards_joining_hand(self.pile, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -928,9 +931,9 @@ class Game(IdMeldRules, FootRules):
             if rank in melds:
                 # Mille: 'All cards of the same rank that are laid down by a player are considered to form one meld'
                 if any(c >> 2 != rank for c in nat_codes):
-                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
+                    return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if nat_codes and len(nat_codes) < self._min_naturals:
                     return f(raise_error, "meld-naturals",
                              f"a meld must contain at least {self._min_naturals} natural cards")
@@ -957,11 +960,12 @@ class Game(IdMeldRules, FootRules):
                     return f(raise_error, "meld-naturals",
                              f"wild cards may never be melded without natural cards ({v.rule_source('wild-meld')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if WILD_RANK in melds:
                     return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
                 if len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                             f"({v.rule_source('meld-size')})")
                 new_rank, nat, w = WILD_RANK, len(cards), 0
             else:
                 r = nat_codes[0] >> 2
@@ -978,7 +982,7 @@ class Game(IdMeldRules, FootRules):
                     return f(raise_error, "meld-naturals",
                              f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if wilds > v.wild_capacity(len(nat_codes), 0, False):
                     return f(raise_error, "wild-limit", self._wild_limit_text())
                 new_rank, nat, w = r, len(nat_codes), wilds
@@ -997,14 +1001,16 @@ class Game(IdMeldRules, FootRules):
                     return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
             elif r == WILD_RANK:
                 if nat_codes:
-                    return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
+                    return f(raise_error, "meld-rank", f"only wild cards go on a meld of wild cards ({v.rule_source('meld-rank')})")
                 if m.size + len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                             f"({v.rule_source('meld-size')})")
             else:
                 if any(c >> 2 != r for c in nat_codes):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
                         return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to that meld")
+                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to "
+                             f"that meld ({v.rule_source('meld-rank')})")
                 n2 = m.naturals + len(nat_codes)
                 w2 = m.wilds
                 for _ in range(wilds):

@@ -143,7 +143,9 @@ class Classic(Variant):
     #: texts (a test checks every refusal in a soak of each variant).
     RULE_SOURCES: ClassVar[dict[str, str]] = {
         "meld-rank": "Bicycle 'Melds'",
+        "meld-size": "Bicycle 'Melds'",
         "meld-naturals": "Bicycle 'Melds'",
+        "take": "Bicycle 'Taking the Pile'",
         "wild-meld": "Bicycle 'Melds'",
         "wild-limit": "Bicycle 'Melds'",
         "minimum-count": "Bicycle 'Insufficient Melds'",

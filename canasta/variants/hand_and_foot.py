@@ -209,6 +209,9 @@ class HandAndFoot(Classic):
     team_size: int = 2
     RULE_SOURCES: ClassVar[dict[str, str]] = {
         "meld-rank": "Denexa 'Hand and Foot': 'A meld consists of three to seven cards of the same rank'",
+        "meld-size": "Denexa 'Hand and Foot': 'A meld consists of three to seven cards of the same rank'",
+        "take": "Denexa 'Hand and Foot': 'In order to draw from the discards, the player must be able to immediately "
+                "meld the top card of the discard pile with two cards from their hand'",
         # two natural cards: a meld of three holds 'no more than one wild card'
         "meld-naturals": "Denexa 'Hand and Foot': 'A meld can contain no more than one wild card in a meld of "
                          "three, four, or five cards'",
@@ -464,6 +467,10 @@ class TriplePlay(HandAndFoot):
     KNEE_SIZE: ClassVar[int] = 13  # 'deal out a thirteen-card knee pile for each player'
     RULE_SOURCES: ClassVar[dict[str, str]] = {
         "meld-rank": "Denexa 'Triple Play': 'A meld consists of three to seven cards of the same rank'",
+        "meld-size": "Denexa 'Triple Play': 'A meld consists of three to seven cards of the same rank'",
+        "take": "Denexa 'Triple Play': 'the player must have two cards in their hand that they can immediately meld "
+                "with the top card of the discard pile'",
+        "wild-meld": "Denexa 'Triple Play': 'A player can also make a meld that consists of all wild cards'",
         "meld-naturals": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
                          "cards'",
         "wild-limit": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
