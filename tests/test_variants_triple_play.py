@@ -186,16 +186,17 @@ def test_scoring():
     """'7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per canasta. Natural
     canastas: 500 points per canasta. Mixed canastas: 300 points per canasta.' ... 'Red 3s: 100 points each.
     Collecting seven or more red 3s: 300 points. Going out: 200 points.' ... 'Unplayed red 3s have a value of
-    -500 points each; unplayed black 3s are -100 points each.'"""
-    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "3s"}, in_knee=[True] * 4, in_foot=[True, True, True, False],
+    -500 points each; unplayed black 3s are -100 points each.' ... 'they deduct the value of any cards remaining
+    in their hands, as well as their knee and foot piles' (seat 3 never picked up its knee)."""
+    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "3s"}, in_knee=[True, True, True, False], in_foot=[True, True, True, False],
              melds={0: ["Qs Qh Qd"]}, books=BOOK, phase="play", permission=True, asked=True,
-             red_threes={0: "3h 3h 3h 3d 3d 3d 3h"}, feet={3: "3d"})
+             red_threes={0: "3h 3h 3h 3d 3d 3d 3h"}, feet={3: "3d"}, knees={3: "8c 9c 3c"}, knee_side=[True, True])
     act(g, "meld Ks Kh Kd", "discard 4c")
     it = g.hand_results[-1]["sides"]
     assert it[0]["items"]["natural_canastas"] == 5000 + 3000 + 500
     assert it[0]["items"]["wild_canastas"] == 2500 and it[0]["items"]["mixed_canastas"] == 300
     assert it[0]["items"]["red_threes"] == 700 + 300 and it[0]["items"]["going_out"] == 200
-    assert it[1]["items"]["cards_in_hand"] == -(100 + 500)
+    assert it[1]["items"]["cards_in_hand"] == -(100 + 500 + 10 + 10 + 100)
 
 
 def test_knees_not_picked_up_count_against_the_side():
