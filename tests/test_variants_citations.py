@@ -95,7 +95,7 @@ CLASSIC_TURN = {"classic", "uruguayan", "cuban", "mille", "hand-and-foot", "trip
 #: Refusals of a meld or pile rule (not procedural ones): on the Classic turn each names a covering text.
 RULE_REFUSALS = {"meld-rank", "meld-size", "meld-naturals", "wild-limit", "minimum-count", "take-rank",
                  "take-naturals", "take-needs-meld", "take-cards", "take-wild", "take-natural-pair", "pile-frozen",
-                 "pile-blocked", "duplicate-meld", "black-three-meld", "cannot-go-out", "one-card-pile"}
+                 "pile-blocked", "duplicate-meld", "black-three-meld", "cannot-go-out", "one-card-pile", "red-three"}
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -971,7 +971,7 @@ class Game(IdMeldRules, FootRules):
                 r = nat_codes[0] >> 2
                 if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", "red threes are laid out, never melded")
+                        return f(raise_error, "red-three", v.red_three_meld_text())
                     return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
                 if r in melds:
                     return f(raise_error, "duplicate-meld",
@@ -1008,7 +1008,7 @@ class Game(IdMeldRules, FootRules):
             else:
                 if any(c >> 2 != r for c in nat_codes):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", "red threes are laid out, never melded")
+                        return f(raise_error, "red-three", v.red_three_meld_text())
                     return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to "
                              f"that meld ({v.rule_source('meld-rank')})")
                 n2 = m.naturals + len(nat_codes)

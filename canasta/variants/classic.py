@@ -228,6 +228,10 @@ class Classic(Variant):
         """The text (and section or sentence) a refusal under ``rule`` cites in this variant."""
         return self.RULE_SOURCES[rule]
 
+    def red_three_meld_text(self) -> str:
+        """Why red threes cannot be melded, in this variant's words."""
+        return "red threes are laid out, never melded (Bicycle 'Red Threes')"
+
     def wild_limit_text(self) -> str:
         """Why a meld may not take another wild card, citing this variant's text."""
         if self.wilds_not_more_than_naturals:

@@ -222,6 +222,13 @@ class HandAndFoot(Classic):
         "wild-meld": "table rule wild_canastas false; Encyclopedia: 'Some variants allow a wildcard canasta'",
     }
 
+    def red_three_meld_text(self) -> str:
+        if self.red_threes_laid_out:
+            return ("red threes are laid out, never melded (Denexa: 'any red 3s encountered throughout the game are "
+                    "laid down and new cards drawn to replace them')")
+        return ("red threes are kept in hand and never melded (table rule red_threes_laid_out; Encyclopedia: 'The "
+                "same is true of red threes')")
+
     def wild_limit_text(self) -> str:
         if self.black_unlimited:
             return ("no more than one wild card in a meld of three to five cards, two in a meld of six or seven, and "
