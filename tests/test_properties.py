@@ -519,8 +519,9 @@ def _short_stock(game: Game, rng: random.Random, steps: int, keep: int) -> Game:
     """After ``steps`` random legal actions, the same position with all but ``keep`` cards of the stock put
     under the discard pile (built through ``Game.from_dict``): hands then end early, with knees and feet
     still face down, as hands ended by an early going out do."""
-    for _ in range(steps):
-        if game.is_over or game.hand_results:
+    for step in range(steps + 200):
+        # cut at the start of a turn: a take's snapshot (for a retract) holds the pile as it was
+        if game.is_over or game.hand_results or (step >= steps and game.phase == "draw"):
             break
         game.apply(rng.choice(game.legal_actions()))
     d = game.to_dict()
