@@ -135,7 +135,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
                 if problem is not None or len(cards) != v.MELD_MAX:
                     raise _Failure("table", f"hand {hand_no}, side {side}: book {cards}: {problem or 'not seven cards'}")
                 melds.append((rank, list(cards)))
-            hands = [h + list(table.feet[s]) for h, s in zip(hands, seats, strict=True)]
+            hands = [h + list(table.knees[s]) + list(table.feet[s]) for h, s in zip(hands, seats, strict=True)]
         expected = score_side(
             v,
             melds=melds,

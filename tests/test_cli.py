@@ -59,7 +59,7 @@ def test_legal_refuses_a_position_that_lost_a_card(tmp_path: Path) -> None:
 def test_variants_lists_options_with_defaults() -> None:
     result = runner.invoke(app, ["variants"])
     assert result.exit_code == 0
-    assert "classic: Classic Canasta (2, 3, 4 players)" in result.output
+    assert "classic: Classic Canasta (2, 3, 4, 6 players)" in result.output
     assert "wild_limit = 'three'" in result.output
 
 

@@ -28,6 +28,7 @@ from canasta.cards import JOKER, is_red_three
 from canasta.engine.actions import ADD, ASK, DRAW, END, KINDS, MELD, NO, RETRACT, TAKE, YES, Action
 from canasta.engine.game import Game, _is_wild
 from canasta.errors import IllegalActionError
+from canasta.variants import VARIANTS
 
 #: Scale example counts (e.g. CANASTA_EXAMPLES=5 for a thorough run).
 SCALE = float(os.environ.get("CANASTA_EXAMPLES", "1"))
@@ -501,3 +502,128 @@ def test_go_out_by_adding_last_two_cards_is_listed() -> None:
     assert trial.hand_results and trial.hand_results[-1]["went_out"] == 0
     texts = legal_texts(g)
     assert any(t.startswith("add K") for t in texts), texts
+
+
+# ------------------------------------------------- scoring counts every card (issue 17)
+
+#: Piles a seat owns besides its hand: Hand and Foot's foot, Triple Play's knee, Burraco's pozzetto taken but
+#: not yet looked at, Modern American's bonus cards. A pile added to the engine and not listed here leaves the
+#: deck partition below incomplete, so the property fails until the pile is classified (and scored).
+SEAT_PILES = ("feet", "knees", "face_down", "bonus")
+#: Piles of the middle of the table no side owns: Burraco's pozzetti not taken (scored by the pozzetto penalty,
+#: Denexa 'Scoring': 'If a partnership failed to pick up their pozzetto, they take a -100 point penalty').
+MIDDLE_PILES = ("extra_piles",)
+
+
+def _short_stock(game: Game, rng: random.Random, steps: int, keep: int) -> Game:
+    """After ``steps`` random legal actions, the same position with all but ``keep`` cards of the stock put
+    under the discard pile (built through ``Game.from_dict``): hands then end early, with knees and feet
+    still face down, as hands ended by an early going out do."""
+    for step in range(steps + 200):
+        # cut at the start of a turn: a take's snapshot (for a retract) holds the pile as it was
+        if game.is_over or game.hand_results or (step >= steps and game.phase == "draw"):
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    d = game.to_dict()
+    cut = max(0, len(d["stock"]) - keep)
+    d["pile"] = d["stock"][:cut] + d["pile"]
+    d["stock"] = d["stock"][cut:]
+    return Game.from_dict(d)
+
+
+def _final_tables(variant: str, players: int, seed: int, hands: int, short: tuple[int, int] | None = None) -> Any:
+    """The table at the end of each of the first ``hands`` hands of a random game (``short``: (steps, keep) of
+    :func:`_short_stock` first): the turn that ended the hand is replayed on a copy taken at its start, with the
+    next deal suppressed (as ``canasta soak`` does)."""
+    from canasta.engine.game import P_DRAW
+
+    game = Game(variant, players, seed)
+    rng = random.Random(seed)
+    if short is not None:
+        game = _short_stock(game, rng, *short)
+    checkpoint, since = game.copy(), []
+    while not game.is_over and len(game.hand_results) < hands:
+        action = rng.choice(game.legal_actions())
+        if game.phase == P_DRAW:
+            checkpoint, since = game.copy(), []
+        ended = len(game.hand_results)
+        game.apply(action)
+        since.append(action)
+        if len(game.hand_results) > ended:
+            table = checkpoint.copy()
+            setattr(table, "_deal", lambda: None)  # noqa: B010 - keep the final table on the copy
+            for done in since:
+                table.apply(done)
+            assert table.hand_results[-1] == game.hand_results[-1]
+            yield table, game.hand_results[-1]
+            checkpoint, since = game.copy(), []
+
+
+def _seat_piles(table: Game, seat: int) -> list[int]:
+    out = table.hand_cards(seat)
+    for name in SEAT_PILES:
+        piles = getattr(table, name, None)
+        if piles:
+            out += piles[seat]
+    return out
+
+
+def _melded(table: Game, side: int) -> list[int]:
+    out = [c for m in table.melds[side].values() for c in m.cards]
+    books = getattr(table, "books", None)
+    if books:
+        out += [c for _, cards_ in books[side] for c in cards_]
+    return out
+
+
+def check_every_card_scored(table: Game, result: dict[str, Any]) -> None:
+    """The cards scored for each side (melded, and held in any pile a seat of the side owns), the threes laid
+    out, the stock, the discard pile and the middle piles hold every card of the deck exactly once; and each
+    side's ``cards_in_hand`` counts exactly its held cards, ``melded_cards`` exactly its melded ones."""
+    v: Any = table.variant
+    n = table.num_players
+    every: list[int] = [*table.stock, *table.pile, *(table.pile_aside or [])]
+    for name in MIDDLE_PILES:
+        every += [c for pile in getattr(table, name, None) or [] for c in pile]
+    hand_values = getattr(v, "hand_values", v.values)  # Bolivian: a black three in hand counts 100 against
+    for side in range(table.num_sides):
+        seats = [s for s in range(n) if v.side_of(s) == side]
+        held = [c for s in seats for c in _seat_piles(table, s)]
+        melded = _melded(table, side)
+        every += held + melded + list(table.red_threes[side]) + list(table.removed[side])
+        if result.get("special_hand") is not None and result["went_out"] in seats:
+            continue  # Modern American: 'the team scores only the points for the special hand'
+        items = result["sides"][side]["items"]
+        assert items["cards_in_hand"] == -sum(hand_values[c] for c in held), (side, sorted(held))
+        # Modern American: a side without a canasta counts its melded cards against it (the sign only)
+        assert abs(items["melded_cards"]) == sum(v.values[c] for c in melded), (side, sorted(melded))
+    assert sorted(every) == sorted(v.deck()), "a card is counted twice, or in no pile"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_scoring_counts_every_card(variant: str) -> None:
+    """Issue 17: 'at every hand end, the cards scored for each side (melded plus every card held in any pile a
+    seat owns) together with the stock and discard pile account for every card of the deck exactly once.' The
+    property that catches Triple Play's knees left off the score (Denexa: 'they deduct the value of any cards
+    remaining in their hands, as well as their knee and foot piles')."""
+    players = 4 if 4 in VARIANTS[variant].player_counts else 2
+    checked = 0
+    for seed, short in ((3, None), (4, None), (5, (9, 6)), (6, (30, 12))):
+        for table, result in _final_tables(variant, players, seed, hands=2, short=short):
+            check_every_card_scored(table, result)
+            checked += 1
+    assert checked >= 4
+
+
+@settings(max_examples=examples(6), deadline=None)
+@given(variant=st.sampled_from(["hand-and-foot", "triple-play", "burraco", "american", "classic", "samba"]),
+       seed=st.integers(0, 10**6), players_index=st.integers(0, 4), steps=st.integers(0, 60),
+       keep=st.integers(0, 20))
+def test_scoring_counts_every_card_random_games(variant: str, seed: int, players_index: int, steps: int,
+                                                keep: int) -> None:
+    """The same property over random seeds, player counts and stocks cut short, for the variants with piles
+    beyond the hand (and Classic and Samba)."""
+    counts = VARIANTS[variant].player_counts
+    players = counts[players_index % len(counts)]
+    for table, result in _final_tables(variant, players, seed, hands=1, short=(steps, keep)):
+        check_every_card_scored(table, result)

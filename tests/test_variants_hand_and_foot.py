@@ -609,6 +609,102 @@ def test_option_whole_pile_only_from_the_foot():
     assert g.pile == [] and g.hand_sizes[0] == 10
 
 
+def test_option_whole_pile_when_able_to_play_the_top_discard():
+    """Encyclopedia: 'If a player is currently in their foot, and is able to play the top discard, then they may
+    pick up the entire discard pile instead of drawing two cards from the stock.' Playing the top discard onto
+    the side's meld of its rank is enough: no two cards from the hand (pile_pickup 'foot_whole'; issue 17,
+    defect 6)."""
+    rules = {"pile_pickup": "foot_whole"}
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 5d 2s 6h 8s Kc", melds={0: ["Ks Kh Kd"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert "take" in legal_texts(g)
+    act(g, "take")
+    assert g.pile == [] and g.melds[0][13].size == 4
+    assert sorted(g.hand_cards(0)) == sorted(cards("9c 8d 5s 4c 5d 2s 6h 8s"))
+    assert g.phase == "play"
+    # a wild top card onto the pile of wild cards
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 2c", melds={0: ["JK JK 2h"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    act(g, "take")
+    assert g.melds[0][1].size == 4 and g.hand_sizes[0] == 4
+    # not able to play it: no meld of its rank, or a meld with no room for it
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Qc", melds={0: ["Ks Kh Kd"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-needs-meld")
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c 2c", melds={0: ["Ks Kh Kd 2d"]}, rules=rules,
+             in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-needs-meld")
+    # still only in the foot, and with the other pick-ups never with 'take' alone
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Kc", melds={0: ["Ks Kh Kd"]}, rules=rules)
+    assert_illegal(g, "take", "pickup-foot-only")
+    g = hpos(hands={0: "9c 8d 5s"}, pile="4c Kc", melds={0: ["Ks Kh Kd"]}, in_foot=[True, False, False, False])
+    assert_illegal(g, "take", "take-cards")
+
+
+def test_option_pick_up_with_a_natural_pair_only():
+    """Encyclopedia: 'Some variants allow picking up discards with a natural pair, but a player may take at most
+    seven cards from the discard pile.' (pile_pickup 'natural_pair'; issue 17, defect 12)"""
+    rules = {"pile_pickup": "natural_pair"}
+    g = hpos(hands={0: "Ks Kh 2c JK 4s"}, pile="4c 4d 5c 5d 6c 6d 7c 8c 9c Kd", melds={0: ["Qs Qh Qd"]},
+             rules=rules)
+    assert {t for t in legal_texts(g) if t.startswith("take")} == {"take Ks Kh"}
+    assert_illegal(g, "take Ks 2c", "take-natural-pair")
+    assert_illegal(g, "take Ks JK", "take-natural-pair")
+    act(g, "take Ks Kh")
+    assert len(g.pile) == 3 and g.hand_sizes[0] == 3 + 6  # the top card melded, six more taken
+    g = hpos(hands={0: "2s 2h 4s"}, pile="4c 2c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert_illegal(g, "take 2s 2h", "take-natural-pair")
+
+
+def test_option_no_wild_canastas():
+    """Encyclopedia: 'Some variants allow a wildcard canasta, and then the requirement can be at least one black
+    canasta, at least one red canasta, and a wild card canasta.' Without it (wild_canastas false) melds of wild
+    cards only are refused, and no pile of wild cards can be required (issue 17, defect 12)."""
+    rules = {"wild_canastas": False, "wild_books": 0}
+    g = hpos(hands={0: "2s 2h JK 4s 9c"}, phase="play", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("meld") for t in legal_texts(g))
+    err = assert_illegal(g, "meld 2s 2h JK", "meld-naturals")
+    assert "wild_canastas" in err.message and "Bicycle" not in err.message
+    g = hpos(hands={0: "2s 2h 4s"}, pile="4c 2c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take 2s 2h", "take-wild")
+    with pytest.raises(OptionError, match="wild_books"):
+        Game(V, 4, 0, {"wild_canastas": False})
+    assert Game(V, 2, 0, {"wild_canastas": False}).variant.wild_books == 0  # singles need none
+    g = hpos(hands={0: "2s 2h JK 4s 9c"}, phase="play", melds={0: ["Qs Qh Qd"]})
+    act(g, "meld 2s 2h JK")  # Denexa's default: 'a meld that consists of all wild cards'
+
+
+def test_option_red_threes_kept_in_hand():
+    """Encyclopedia: 'Black threes do not count any points and are thus useful only as discards; however, you may
+    not go out with one in your hand. The same is true of red threes; in fact these are even worse. Red threes
+    count 300 to 500 points each against you, the amount depending on local variation, if you hold any in your
+    hand (or foot) when a team goes out.' (red_threes_laid_out false; issue 17, defect 12)"""
+    rules = {"red_threes_laid_out": False}
+    g = hpos(hands={0: "Ks Kh 9c 3d 3d"}, stock="3h 8c", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    act(g, "draw")
+    assert g.red_threes[0] == [] and sorted(g.hand_cards(0)) == sorted(cards("Ks Kh 9c 3d 3d 3h 8c"))
+    assert "discard 3h" in legal_texts(g) or "discard 3d" in legal_texts(g)
+    assert_illegal(g, "meld 3h 3d 3d", "red-three")
+    act(g, "discard 3h")
+    assert g.pile[-1] == parse_card("3h")
+    # a red three on top blocks the pile as a black three does: it cannot be melded
+    g = hpos(hands={0: "3d 3h 9c", 1: "5c"}, pile="Kd 3d", melds={0: ["Qs Qh Qd"]}, rules=rules)
+    assert not any(t.startswith("take") for t in legal_texts(g))
+    assert_illegal(g, "take 3d 3h", "pile-blocked")
+    # held at the end: 300 against by default, red_three_held for 400 or 500
+    for extra, points in (({}, 300), ({"red_three_held": 500}, 500)):
+        g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "3h 3d"}, in_foot=[True, False], phase="play",
+                 melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]},
+                 feet={1: "8c"}, rules={**rules, **extra})
+        act(g, "meld Ks Kh Kd", "discard 9c")
+        assert g.hand_results[-1]["sides"][1]["items"]["cards_in_hand"] == -(2 * points + 10)
+    # the default (Denexa): laid out and replaced
+    g = hpos(hands={0: "Ks Kh 9c"}, stock="3h 8c 6d", melds={0: ["Qs Qh Qd"]})
+    act(g, "draw")
+    assert g.red_threes[0] == cards("3h") and g.hand_sizes[0] == 5
+
+
 def test_option_floating():
     """Encyclopedia: 'A player currently in their foot may choose to pass, or "float", rather than discard at
     the end of their turn (the rest of the turn plays as normal). This allows the player to play all but one
@@ -700,6 +796,29 @@ def test_singles_one_red_and_one_black_canasta():
              melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]}, rules=rules)
     act(g, "meld Ks Kh Kd", "discard 9c")
     assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_singles_requirement_is_the_default_without_partners():
+    """Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is one red
+    canasta and one black canasta.' With 2 or 3 players alone it is the default, not Denexa's partnership
+    requirement of two clean, two dirty and one wild pile (issue 17, defect 5)."""
+    for players in (2, 3):
+        v = Game(V, players, 0).variant
+        assert (v.clean_books, v.dirty_books, v.wild_books) == (1, 1, 0)
+    assert (Game(V, 4, 0).variant.clean_books, Game(V, 4, 0).variant.wild_books) == (2, 1)
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]})
+    act(g, "meld Ks Kh Kd", "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d"]})
+    err = assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+    assert "singles game" in err.message
+    # Denexa's requirement stays a choice for a game without partners
+    g = hpos(players=2, hands={0: "Ks Kh Kd 9c", 1: "8s"}, in_foot=[True, False], phase="play",
+             melds={0: ["Qs Qh Qd"]}, books={0: ["4s 4h 4d 4c 4s 4h 4d", "6s 6h 6d 6c 2s 6h 6d"]},
+             rules={"clean_books": 2, "dirty_books": 2, "wild_books": 1})
+    assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
 
 
 def test_option_unlimited_black_canastas():

@@ -60,6 +60,19 @@ def test_uruguayan_wild_canasta_allowed_and_worth_2000() -> None:
     assert items["natural_canastas"] == 0
 
 
+@pytest.mark.parametrize("variant", ["classic", "uruguayan", "cuban"])
+def test_wild_canasta_described_as_scored(variant: str) -> None:
+    """The description of the table rule wild_canastas names what a wild canasta scores: Encyclopedia 'Uruguayan
+    Canasta': 'They are worth 2,000 points'; 'Cuban Canasta': 'Wild card canastas are worth between 2,000 and
+    4,000'; Classic (the Encyclopedia's option 'Allowing canastas made entirely of wild cards', no value given):
+    as a natural canasta, 500 (issue 17, defect 11: Uruguayan and Cuban were described as 500)."""
+    v = find_variant(variant)(4, {"wild_canastas": True})
+    help_text = v.options["wild_canastas"].help
+    for meld in ("2c 2d 2h JK JK JK JK", "2c 2d 2h 2s 2c 2d 2h"):
+        points = v.canasta_kind(cards(meld))[1]
+        assert str(points) in help_text, (variant, points, help_text)
+
+
 def test_uruguayan_plays_whole_games() -> None:
     game = Game("uruguayan", 4, seed=2, rules={"target_score": 1500})
     rng = random.Random(2)
@@ -79,9 +92,23 @@ def test_cuban_game_is_to_7500_and_pile_always_frozen() -> None:
 
 
 def test_cuban_minimum_150_over_5000() -> None:
-    """'Requires 150 for an initial meld if a partnership is over 5,000.'"""
+    """'Requires 150 for an initial meld if a partnership is over 5,000.' Over is above: a side at exactly
+    5,000 still needs Classic's 120 (issue 17, defect 7)."""
     v = find_variant("cuban")(4, {})
-    assert [v.minimum(s) for s in (-10, 0, 1500, 3000, 4995, 5000, 7000)] == [15, 50, 90, 120, 120, 150, 150]
+    assert [v.minimum(s) for s in (-10, 0, 1500, 3000, 4995, 5000, 5005, 7000)] == \
+        [15, 50, 90, 120, 120, 120, 150, 150]
+    # played through the API: an initial meld of 120 (three aces, kings and queens: 60 + 30 + 30)
+    hand = {0: "As Ah Ad Ks Kh Kd Qs Qh Qd 5c 6c"}
+    g = position(variant="cuban", hands=hand, phase="play", scores=[5000, 0])
+    for move in ("meld As Ah Ad", "meld Ks Kh Kd", "meld Qs Qh Qd", "discard 5c"):
+        g.apply(parse_action(move))
+    assert g.opened[0] and g.turn == 1
+    g = position(variant="cuban", hands=hand, phase="play", scores=[5005, 0])
+    for move in ("meld As Ah Ad", "meld Ks Kh Kd", "meld Qs Qh Qd"):
+        g.apply(parse_action(move))
+    with pytest.raises(IllegalActionError) as info:
+        g.apply(parse_action("discard 5c"))
+    assert info.value.rule == "minimum-count"
 
 
 @pytest.mark.parametrize(("deuces", "value"), [(3, 2000), (4, 2500), (5, 3000), (6, 3500), (7, 4000)])

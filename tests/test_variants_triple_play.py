@@ -127,6 +127,25 @@ def test_first_canasta_picks_up_the_knee_and_the_partner_after_drawing():
     assert g.in_knee[2] and g.hand_sizes[2] == 3 + 2 + 13
 
 
+def test_first_canasta_with_the_last_cards_picks_up_the_knee():
+    """'When a player finishes their partnership's first canasta, they pick up their knee pile and add it to
+    their hand. They then continue their turn as usual.' Finishing it with the last cards of the hand is no
+    going out: both the meld of all seven and the add of the last card are legal (issue 17, defect 2)."""
+    knee = "4s 4s 4s 6s 6s 6s 8s 8s 8s 9s 9s 9s 10s"
+    g = tpos(hands={0: "Ks Ks Kh Kh Kd Kc Kc"}, melds={0: ["Qs Qh Qd"]}, phase="play", knees={0: knee})
+    act(g, "meld Ks Ks Kh Kh Kd Kc Kc")
+    assert g.in_knee[0] and g.knee_side[0] and g.hand_sizes[0] == 13
+    assert g.turn == 0 and g.phase == "play" and not g.hand_results
+    assert "meld 4s 4s 4s" in legal_texts(g)
+    g = tpos(hands={0: "Kc"}, melds={0: ["Qs Qh Qd", "Ks Ks Kh Kh Kd Kc"]}, phase="play", knees={0: knee})
+    assert "add K Kc" in legal_texts(g)
+    act(g, "add K Kc")
+    assert g.in_knee[0] and g.hand_sizes[0] == 13 and g.turn == 0 and g.phase == "play"
+    # no canasta completed: the last cards may still not be melded without the knee
+    g = tpos(hands={0: "Ks Kh Kd"}, melds={0: ["Qs Qh Qd"]}, phase="play", knees={0: knee})
+    assert_illegal(g, "meld Ks Kh Kd", "cannot-go-out")
+
+
 def test_no_red_three_replacement_after_the_knee():
     """'Beginning when a player picks up their knee pile, they no longer draw a card to replace red 3s.'"""
     g = tpos(hands={0: "Ks Kh Kd 9c 9d"}, in_knee=[True, False, False, False], knee_side=[True, False],
@@ -167,16 +186,35 @@ def test_scoring():
     """'7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per canasta. Natural
     canastas: 500 points per canasta. Mixed canastas: 300 points per canasta.' ... 'Red 3s: 100 points each.
     Collecting seven or more red 3s: 300 points. Going out: 200 points.' ... 'Unplayed red 3s have a value of
-    -500 points each; unplayed black 3s are -100 points each.'"""
-    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "3s"}, in_knee=[True] * 4, in_foot=[True, True, True, False],
+    -500 points each; unplayed black 3s are -100 points each.' ... 'they deduct the value of any cards remaining
+    in their hands, as well as their knee and foot piles' (seat 3 never picked up its knee)."""
+    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "3s"}, in_knee=[True, True, True, False], in_foot=[True, True, True, False],
              melds={0: ["Qs Qh Qd"]}, books=BOOK, phase="play", permission=True, asked=True,
-             red_threes={0: "3h 3h 3h 3d 3d 3d 3h"}, feet={3: "3d"})
+             red_threes={0: "3h 3h 3h 3d 3d 3d 3h"}, feet={3: "3d"}, knees={3: "8c 9c 3c"}, knee_side=[True, True])
     act(g, "meld Ks Kh Kd", "discard 4c")
     it = g.hand_results[-1]["sides"]
     assert it[0]["items"]["natural_canastas"] == 5000 + 3000 + 500
     assert it[0]["items"]["wild_canastas"] == 2500 and it[0]["items"]["mixed_canastas"] == 300
     assert it[0]["items"]["red_threes"] == 700 + 300 and it[0]["items"]["going_out"] == 200
-    assert it[1]["items"]["cards_in_hand"] == -(100 + 500)
+    assert it[1]["items"]["cards_in_hand"] == -(100 + 500 + 10 + 10 + 100)
+
+
+def test_knees_not_picked_up_count_against_the_side():
+    """'Each partnership totals the value of the cards it has melded. From this total, they deduct the value of
+    any cards remaining in their hands, as well as their knee and foot piles.' (issue 17, defect 1: the knee of
+    a side that never completed a canasta was left off its score.)"""
+    knee_1 = "Ks Kh Kd 4s 4h 4d 6s 6h 6d 9s 9h 3h 3c"   # 30 + 15 + 15 + 20 + 500 + 100
+    knee_3 = "As Ah Ad 8s 8h 8d 10s 10h 10d Js Jh Jd 2s"  # 60 + 30 + 30 + 30 + 20 = 170
+    g = tpos(hands={0: "Ks Kh Kd 4c", 1: "5c"}, in_knee=[True, False, True, False], in_foot=[True, False, False, False],
+             knees={1: knee_1, 3: knee_3}, feet={1: "Qs Qh", 2: "6c", 3: "JK"},
+             melds={0: ["Qs Qh Qd"]}, books=BOOK, phase="play", permission=True, asked=True)
+    act(g, "meld Ks Kh Kd", "discard 4c")
+    assert g.hand_results[-1]["went_out"] == 0
+    them = g.hand_results[-1]["sides"][1]["items"]
+    # hand 5c (5); knees 680 and 170; feet Qs Qh (20) and JK (50)
+    assert them["cards_in_hand"] == -(5 + 680 + 170 + 20 + 50)
+    us = g.hand_results[-1]["sides"][0]["items"]
+    assert us["cards_in_hand"] == -5  # seat 2's foot (6c); seat 0 went out, both knees picked up
 
 
 def test_four_deals_and_playouts():

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_black_three, is_red_three, sort_key
+from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
 from canasta.errors import IllegalActionError
 
@@ -96,6 +96,9 @@ class FootRules:
 
     # Game's methods used here
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
+        raise NotImplementedError
+
+    def _check_discard(self, action: Action, raise_error: bool) -> bool:
         raise NotImplementedError
 
     def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool:
@@ -225,7 +228,8 @@ class FootRules:
                 hand[c] += 1
             self.hand_sizes[to] = len(passed)
             hands_dealt[to] = list(passed)
-            if passed and not is_red_three(passed[-1]):  # everyone saw it turned up; a red three is laid out
+            if passed and not (is_red_three(passed[-1]) and self.variant.red_threes_laid_out):
+                # everyone saw it turned up; a red three is laid out (unless the table keeps them in hand)
                 self.known[to].append(passed[-1])
         self.passing = [[] for _ in range(n)]
         replacements: list[list[int]] = [[] for _ in range(n)]
@@ -262,6 +266,12 @@ class FootRules:
             if pulls[seat] == need:
                 self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
         self.deals[-1]["pulls"] = pulls
+
+    def _ft_threes_held(self, counts: list[int]) -> int:
+        """Threes in a hand, which never meld: black ones, and red ones where the table keeps them in hand
+        (red_threes_laid_out false; Encyclopedia: 'The same is true of red threes')."""
+        held = counts[12] + counts[15]
+        return held if self.variant.red_threes_laid_out else held + counts[13] + counts[14]
 
     def _ft_knee_taken(self, seat: int) -> bool:
         return self.variant.knee_size > 0 and self.in_knee[seat]
@@ -303,6 +313,13 @@ class FootRules:
                 out.append(Action("end"))
         elif self._ft_floats() and pending_ok:
             out.append(Action("end"))
+        if not v.red_threes_laid_out:
+            # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
+            # matters, so one red three stands for both
+            hand = self.hands[self.turn]
+            code = 13 if hand[13] else 14 if hand[14] else None
+            if code is not None and self._check_discard(Action("discard", (code,)), raise_error=False):
+                out.append(Action("discard", (code,)))
         return out
 
     def _ft_floats(self) -> bool:
@@ -406,11 +423,14 @@ class FootRules:
         v = self.variant
         seat = self.turn
         if black_threes is None:  # black threes never meld: any in hand stay in it
-            black_threes = self.hands[seat][12] + self.hands[seat][15]
+            black_threes = self._ft_threes_held(self.hands[seat])
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
-            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile:
+            # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee
+            # pile ... They then continue their turn as usual': completing it with the last cards is no going out
+            knee_next = book is not None and not self.knee_side[side]
+            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile and not knee_next:
                 return ("you pick up your knee only with your side's first canasta: keep a card to discard "
                         "(Denexa 'Triple Play')")
             return None  # playing out the hand (or knee): the knee or foot comes next
@@ -464,6 +484,9 @@ class FootRules:
         hand = self.hands[self.turn]
         top = self.pile[-1]
         out: list[Action] = []
+        if self.variant.pile_pickup == "foot_whole" and (WILD_RANK if _is_wild(top) else top >> 2) in \
+                self.melds[self._sides[self.turn]]:
+            out.append(Action(TAKE))  # the top card onto the side's meld of its rank
         if top == JOKER:
             if hand[JOKER] >= 2:
                 out.append(Action(TAKE, (JOKER, JOKER)))
@@ -471,7 +494,7 @@ class FootRules:
             twos = [c for c in _TWO_CODES for _ in range(hand[c])]
             if len(twos) >= 2:
                 out.append(Action(TAKE, (twos[0], twos[1])))
-        elif not is_black_three(top):
+        elif not self.variant.blocks_pile(top):
             base = (top >> 2) * 4
             nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
             if len(nats) >= 2:
@@ -499,16 +522,38 @@ class FootRules:
         if not self.pile:
             return f(raise_error, "pile-empty", "the discard pile is empty")
         top = self.pile[-1]
-        if is_black_three(top):
+        if v.blocks_pile(top):
+            if is_red_three(top):
+                return f(raise_error, "pile-blocked", "red threes are kept in hand and never melded (table rule "
+                         "red_threes_laid_out; Encyclopedia: 'The same is true of red threes'), so a red 3 on top "
+                         "blocks the discard pile as a black 3 does")
             return f(raise_error, "pile-blocked", "black 3s cannot be melded, so a player may never draw from the "
                      "discard pile if the upcard is a black 3 (Denexa)")
         cards = action.cards
-        if len(cards) != 2:
+        # Encyclopedia (pile_pickup foot_whole): 'If a player is currently in their foot, and is able to play the
+        # top discard': playing it onto the side's meld of its rank (a wild card onto the pile of wild cards)
+        onto_meld = not cards and v.pile_pickup == "foot_whole"
+        if len(cards) != 2 and not onto_meld:
+            if v.pile_pickup == "foot_whole":
+                return f(raise_error, "take-cards", "to pick up the pile you must be 'able to play the top discard' "
+                         "(Encyclopedia): meld it with two cards from your hand ('take' and two cards) or add it to "
+                         "your side's meld of its rank ('take' alone)")
             return f(raise_error, "take-cards", "to draw from the discards you must meld the top card with two "
                      "cards from your hand (Denexa)")
         hand = self.hands[seat]
         if not self._has_cards(hand, cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
+        if v.pile_pickup == "natural_pair" and (_is_wild(top) or any(_is_wild(c) for c in cards)):
+            return f(raise_error, "take-natural-pair", "discards are picked up only with a natural pair of the top "
+                     "card's rank (Encyclopedia: 'Some variants allow picking up discards with a natural pair, but a "
+                     "player may take at most seven cards from the discard pile'; table rule pile_pickup)")
+        if _is_wild(top) and not v.wild_canastas:
+            return f(raise_error, "take-wild", "a wild card on top could only start a pile of wild cards, and this "
+                     "table plays without them (table rule wild_canastas; Encyclopedia: 'Some variants allow a "
+                     "wildcard canasta')")
+        if onto_meld and (WILD_RANK if _is_wild(top) else top >> 2) not in self.melds[side]:
+            return f(raise_error, "take-needs-meld", "to pick up the pile with 'take' alone your side needs a meld "
+                     "the top card can be added to (Encyclopedia: 'able to play the top discard')")
         if _is_wild(top):
             same = all(c == JOKER for c in cards) if top == JOKER else all(8 <= c <= 11 for c in cards)
             if not same:
@@ -516,31 +561,32 @@ class FootRules:
                          "rank: two jokers for a joker, two 2s for a 2 (Denexa)")
             rank = WILD_RANK
             meld = self.melds[side].get(rank)
-            size = (meld.size if meld is not None else 0) + 3
+            size = (meld.size if meld is not None else 0) + 1 + len(cards)
             wilds = 0
             if size > v.WILD_MELD_MAX:
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards")
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa)")
         else:
             rank = top >> 2
             nats = [c for c in cards if not _is_wild(c)]
             if any(c >> 2 != rank for c in nats):
                 return f(raise_error, "take-rank", f"the cards shown must meld with the top card "
-                         f"({format_rank(rank)}s and at most one wild card)")
-            if not nats:
-                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards")
+                         f"({format_rank(rank)}s and at most one wild card; {v.rule_source('take')})")
+            if not nats and not onto_meld:
+                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards "
+                         f"({v.rule_source('meld-naturals')})")
             meld = self.melds[side].get(rank)
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
-            wilds = (meld.wilds if meld is not None else 0) + 2 - len(nats)
+            wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
             size = naturals + wilds
             if size > v.MELD_MAX and not self._ft_grows(naturals, wilds):
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards: the top card and "
-                         "your two cards do not fit on your meld of that rank")
+                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa): the top "
+                         "card and your two cards do not fit on your meld of that rank")
             if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
                 return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
                          "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
                          "(Triple Play)")
         rest = min(v.pile_take - 1, len(self.pile) - 1)
-        after = self.hand_sizes[seat] - 2 + rest
+        after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
             from canasta.engine.game import _max_meld_value
 
@@ -550,11 +596,12 @@ class FootRules:
                 left[c] -= 1
             if value + _max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
                 return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
-                         "the top card and your hand cannot make it")
+                         f"the top card and your hand cannot make it ({v.rule_source('minimum-count')})")
             if value < self.minimum(side):
-                after = self.hand_sizes[seat] - 2  # the rest stays aside until the minimum is met
+                after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            b3 = hand[12] + hand[15] + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1] if is_black_three(c))
+            b3 = self._ft_threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
+                                                  if v.blocks_pile(c))
             why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
             if why:
                 return f(raise_error, "cannot-go-out", why)

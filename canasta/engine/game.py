@@ -187,6 +187,8 @@ class Game(IdMeldRules, FootRules):
         if not self._ids and not self._threes_ordinary:
             for c in (12, 13, 14, 15) if self._xr else (13, 14):
                 self._laid_out[c] = True
+            if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
+                self._laid_out[13] = self._laid_out[14] = False
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -318,6 +320,8 @@ class Game(IdMeldRules, FootRules):
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
         if self._xr:
             return _sr.lay_out_threes(self, seat, got)
+        if not self._laid_out[13]:
+            return True  # red threes stay in the hand (Hand and Foot's table rule red_threes_laid_out)
         hand = self.hands[seat]
         side = self._sides[seat]
         if self._feet and self._ft_knee_taken(seat):
@@ -471,8 +475,8 @@ class Game(IdMeldRules, FootRules):
         if self._blocks_pile[top]:
             return []  # Bicycle: 'When the discard pile is topped by a wild card or a black three ...'
         hand = self.hands[seat]
-        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
-            return []  # Bicycle: one-card pile, one-card hand
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self._can_draw():
+            return []  # Bicycle: one-card pile, one-card hand, 'unless forced' (nothing to draw)
         r = top >> 2
         base = r * 4
         nat_codes = [base + s for s in range(4) if hand[base + s]]
@@ -755,7 +759,8 @@ class Game(IdMeldRules, FootRules):
                 raise IllegalActionError("end-timing", "end your turn with a discard")
             if not self._pending_met(self._sides[self.turn]):
                 raise IllegalActionError(
-                    "minimum-count", "your initial meld is below the minimum: meld more or retract (Bicycle 'Insufficient Melds')")
+                    "minimum-count", "your initial meld is below the minimum: meld more or retract "
+                    f"({self.variant.rule_source('minimum-count')})")
             return
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
@@ -831,7 +836,7 @@ class Game(IdMeldRules, FootRules):
             return f(raise_error, "pile-blocked",
                      f"the pile is topped by {format_card(top)}: it cannot be taken until another card covers it "
                      + (v.FROZEN_PILE_TEXT or "(Bicycle 'Frozen Pile')"))
-        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self.stock:
+        if len(self.pile) == 1 and self.hand_sizes[seat] == 1 and self._can_draw():
             return f(raise_error, "one-card-pile",
                      "holding one card you may not take a pile of one card (Bicycle 'A player holding only one card may not take a discard pile of only one card')")
         hand = self.hands[seat]
@@ -844,11 +849,12 @@ class Game(IdMeldRules, FootRules):
         nats = [c for c in cards if not _is_wild(c)]
         wilds = [c for c in cards if _is_wild(c)]
         if any(c >> 2 != r for c in nats):
-            return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)})")
+            return f(raise_error, "take-rank", f"the cards shown must match the top card's rank ({format_rank(r)}; "
+                     f"{v.rule_source('take')})")
         if len(cards) == 0:
             if meld is None:
-                return f(raise_error, "take-needs-meld",
-                         "to take the pile show two cards that meld with the top card, or have a meld of its rank")
+                return f(raise_error, "take-needs-meld", "to take the pile show two cards that meld with the top "
+                         f"card, or have a meld of its rank ({v.rule_source('take')})")
             if frozen and not (v.frozen_pile_add_to_meld and self.opened[side]):
                 return f(raise_error, "pile-frozen", self._frozen_reason(side))
         elif len(cards) == 2:
@@ -858,12 +864,14 @@ class Game(IdMeldRules, FootRules):
                 if frozen:
                     return f(raise_error, "pile-frozen", self._frozen_reason(side))
             else:
-                return f(raise_error, "take-naturals", "a meld needs at least two natural cards")
+                return f(raise_error, "take-naturals",
+                         f"a meld needs at least two natural cards ({v.rule_source('meld-naturals')})")
         else:
-            return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top card to your meld)")
+            return f(raise_error, "take-cards", "take the pile with two cards from your hand (or none, to add the top "
+                     f"card to your meld) ({v.rule_source('take')})")
         if meld is not None and wilds and \
                 v.wild_capacity(meld.naturals + 1 + len(nats), meld.wilds, meld.size + 1 + len(nats) >= 7) < len(wilds):
-            return f(raise_error, "wild-limit", "that meld cannot take another wild card")
+            return f(raise_error, "wild-limit", f"that meld cannot take another wild card ({v.rule_source('wild-limit')})")
         rest = self._cards_joining_hand(self.pile, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -894,7 +902,8 @@ class Game(IdMeldRules, FootRules):
         if self._threes_ordinary:
             return len(cards[:n])
         black_out = self.variant.REMOVES_BLACK_THREES_ON_TAKE
-        return sum(1 for c in cards[:n] if not (is_red_three(c) or (black_out and is_black_three(c))))
+        return sum(1 for c in cards[:n] if not ((is_red_three(c) and self._laid_out[c])
+                                                or (black_out and is_black_three(c))))
 
     def _frozen_reason(self, side: int) -> str:
         if self.variant.FROZEN_PILE_TEXT:
@@ -931,9 +940,9 @@ class Game(IdMeldRules, FootRules):
             if rank in melds:
                 # Mille: 'All cards of the same rank that are laid down by a player are considered to form one meld'
                 if any(c >> 2 != rank for c in nat_codes):
-                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
+                    return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if nat_codes and len(nat_codes) < self._min_naturals:
                     return f(raise_error, "meld-naturals",
                              f"a meld must contain at least {self._min_naturals} natural cards")
@@ -957,29 +966,32 @@ class Game(IdMeldRules, FootRules):
                 return True
             if not nat_codes:
                 if not v.wild_canastas:
-                    return f(raise_error, "meld-naturals", "wild cards may never be melded without natural cards (Bicycle 'Melds')")
+                    return f(raise_error, "meld-naturals",
+                             f"wild cards may never be melded without natural cards ({v.rule_source('wild-meld')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if WILD_RANK in melds:
                     return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
                 if len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                             f"({v.rule_source('meld-size')})")
                 new_rank, nat, w = WILD_RANK, len(cards), 0
             else:
                 r = nat_codes[0] >> 2
                 if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank (Bicycle 'Melds')")
+                        return f(raise_error, "red-three", v.red_three_meld_text())
+                    return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
                 if r in melds:
                     return f(raise_error, "duplicate-meld",
                              f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
                 if len(nat_codes) < self._min_naturals:
                     if self._min_naturals == 1:
                         return f(raise_error, "meld-naturals", "a meld must contain a natural card")
-                    return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards (Bicycle 'Melds')")
+                    return f(raise_error, "meld-naturals",
+                             f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})")
                 if len(cards) < 3:
-                    return f(raise_error, "meld-size", "a meld needs at least three cards")
+                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
                 if wilds > v.wild_capacity(len(nat_codes), 0, False):
                     return f(raise_error, "wild-limit", self._wild_limit_text())
                 new_rank, nat, w = r, len(nat_codes), wilds
@@ -998,14 +1010,16 @@ class Game(IdMeldRules, FootRules):
                     return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
             elif r == WILD_RANK:
                 if nat_codes:
-                    return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
+                    return f(raise_error, "meld-rank", f"only wild cards go on a meld of wild cards ({v.rule_source('meld-rank')})")
                 if m.size + len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards")
+                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                             f"({v.rule_source('meld-size')})")
             else:
                 if any(c >> 2 != r for c in nat_codes):
                     if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", "red threes are laid out, never melded")
-                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to that meld")
+                        return f(raise_error, "red-three", v.red_three_meld_text())
+                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to "
+                             f"that meld ({v.rule_source('meld-rank')})")
                 n2 = m.naturals + len(nat_codes)
                 w2 = m.wilds
                 for _ in range(wilds):
@@ -1063,9 +1077,7 @@ class Game(IdMeldRules, FootRules):
         return False
 
     def _wild_limit_text(self) -> str:
-        if self.variant.wilds_not_more_than_naturals:
-            return "a meld may never have more wild cards than natural cards, nor more than three (Encyclopedia)"
-        return "a meld may hold at most three wild cards until it is a canasta (Bicycle 'Melds')"
+        return self.variant.wild_limit_text()
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
         if self._xr:
@@ -1078,7 +1090,7 @@ class Game(IdMeldRules, FootRules):
         c = action.cards[0]
         if not self._has_cards(self.hands[seat], action.cards):
             return f(raise_error, "not-in-hand", "you do not hold that card")
-        if is_red_three(c) and not self._threes_ordinary:
+        if is_red_three(c) and self._laid_out[c]:
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
@@ -1094,7 +1106,8 @@ class Game(IdMeldRules, FootRules):
             return True
         if not self._pending_met(side):
             return f(raise_error, "minimum-count",
-                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract (Bicycle 'Insufficient Melds')")
+                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract "
+                     f"({self.variant.rule_source('minimum-count')})")
         return True
 
     # ---------------------------------------------------------- transitions
@@ -1232,9 +1245,8 @@ class Game(IdMeldRules, FootRules):
             self.unusable = [0] * NUM_CODES
         removes_black_threes = self.variant.REMOVES_BLACK_THREES_ON_TAKE
         known = self.known[seat]
-        ordinary = self._threes_ordinary
         for c in rest:
-            if is_red_three(c) and not ordinary:  # Bicycle: 'place the card face up but do not draw a new card'
+            if is_red_three(c) and self._laid_out[c]:  # Bicycle: 'place the card face up but do not draw a new card'
                 self.red_threes[side].append(c)
                 continue
             if removes_black_threes and is_black_three(c):
@@ -1411,9 +1423,9 @@ class Game(IdMeldRules, FootRules):
             seats = [s for s in range(n) if v.side_of(s) == side]
             melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
             hands = [self.hand_cards(s) for s in seats]
-            if self._feet:  # books are melds; an unplayed foot counts as cards in hand
+            if self._feet:  # books are melds; an unplayed knee or foot counts as cards in hand
                 melds += [(r, list(cards)) for r, cards in self.books[side]]
-                hands = [h + self.feet[s] for h, s in zip(hands, seats, strict=True)]
+                hands = [h + self.knees[s] + self.feet[s] for h, s in zip(hands, seats, strict=True)]
             results.append(score_side(
                 v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
                 went_out=went_out is not None and v.side_of(went_out) == side,

@@ -84,7 +84,9 @@ class Classic(Variant):
         "The 1950s standard game: two packs and four jokers, melds of one rank, "
         "red threes as bonuses, a frozen discard pile, and 5000 to win."
     )
-    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    #: 4 in two partnerships, 3 and 2 alone (Bicycle, Denexa); 6 in two partnerships of three (Encyclopedia 'The
+    #: cards and deal': 'also for a six player game in two partnerships of three'), seats alternating.
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 6)
     options: ClassVar[dict[str, Option]] = CLASSIC_OPTIONS
 
     #: Card point values (Bicycle 'Point Value of Cards').
@@ -137,11 +139,35 @@ class Classic(Variant):
     NO_WILD_RANKS: ClassVar[tuple[int, ...]] = ()
     #: A covered upcard is buried in the middle of the stock (Triple Play), not at the bottom (Hand and Foot).
     UPCARD_BURIED_MIDDLE: ClassVar[bool] = False
+    #: The text a refusal of the engine's shared rules cites, by the refusal's rule: each variant cites its own
+    #: texts (a test checks every refusal in a soak of each variant).
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Bicycle 'Melds'",
+        "meld-size": "Bicycle 'Melds'",
+        "meld-naturals": "Bicycle 'Melds'",
+        "take": "Bicycle 'Taking the Pile'",
+        "wild-meld": "Bicycle 'Melds'",
+        "wild-limit": "Bicycle 'Melds'",
+        "minimum-count": "Bicycle 'Insufficient Melds'",
+    }
+
+    @property
+    def num_sides(self) -> int:
+        """Two partnerships with 4 or 6 players (seats 0, 2, 4 against 1, 3, 5); 2 or 3 play alone."""
+        return 2 if self.num_players in (4, 6) else self.num_players
+
+    def partner_of(self, seat: int) -> int | None:
+        """Six players: the texts ask 'partner' (Bicycle: 'ask permission of partner'), so in a partnership of
+        three the question goes to one partner, the next teammate in turn order (seat + 2), whose answer binds."""
+        if self.num_players == 6:
+            return (seat + 2) % 6
+        return super().partner_of(seat)
 
     def player_default(self, key: str) -> Any:
         n = self.num_players
         if key == "hand_size":
-            return {4: 11, 3: 13, 2: 15}[n]
+            # no text gives the deal of six: Bicycle's eleven of four players (66 cards of 108 dealt)
+            return {6: 11, 4: 11, 3: 13, 2: 15}[n]
         if key == "draw_count":
             return 2 if n == 2 else 1
         if key == "canastas_to_go_out":
@@ -197,6 +223,20 @@ class Classic(Variant):
         if self.wilds_not_more_than_naturals:
             cap = min(cap, naturals)
         return max(0, cap - wilds)
+
+    def rule_source(self, rule: str) -> str:
+        """The text (and section or sentence) a refusal under ``rule`` cites in this variant."""
+        return self.RULE_SOURCES[rule]
+
+    def red_three_meld_text(self) -> str:
+        """Why red threes cannot be melded, in this variant's words."""
+        return "red threes are laid out, never melded (Bicycle 'Red Threes')"
+
+    def wild_limit_text(self) -> str:
+        """Why a meld may not take another wild card, citing this variant's text."""
+        if self.wilds_not_more_than_naturals:
+            return "a meld may never have more wild cards than natural cards, nor more than three (Encyclopedia)"
+        return f"a meld may hold at most three wild cards until it is a canasta ({self.rule_source('wild-limit')})"
 
     def upcard_must_be_covered(self, code: int) -> bool:
         rank = rank_of(code)

@@ -49,7 +49,6 @@ FIXED_RULES: dict[str, Any] = {
     "concealed_rule": "player",
     "concealed_bonus": 0,             # no concealed bonus in the text
     "seven_canastas_win": False,
-    "wild_canastas": True,            # 'A player can also make a meld that consists of all wild cards.'
     "jokers": 4,                      # unused: deck() counts the packs' jokers
     "seven_of_each": False,
     "stock_reshuffle": False,         # 'the game simply continues without a stock'
@@ -70,11 +69,15 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("foot_size", 11, "cards in each player's foot",
            "Denexa: 'two piles of eleven cards'; Encyclopedia: 'a hand of 11 and a second hand of 13' / "
            "'11 cards each, or sometimes as 13 cards each'", (11, 13)),
-    Option("clean_books", 2, "clean (natural) piles a side needs to go out",
+    Option("clean_books", 2, "clean (natural, 'red') piles a side needs to go out (default 1 with 2 or 3 players "
+           "alone)",
            "Denexa 'Going out': 'two clean piles, two dirty piles, and one wild pile'; Encyclopedia: "
-           "'Usually the requirement to go out is 2 clean and 1 dirty'"),
-    Option("dirty_books", 2, "dirty (mixed) piles a side needs to go out", "Denexa 'Going out' (as clean_books)"),
-    Option("wild_books", 1, "piles of wild cards a side needs to go out", "Denexa 'Going out' (as clean_books)"),
+           "'Usually the requirement to go out is 2 clean and 1 dirty' and 'When playing a singles game (that is, "
+           "without partners), the requirement is one red canasta and one black canasta'"),
+    Option("dirty_books", 2, "dirty (mixed, 'black') piles a side needs to go out (default 1 with 2 or 3 players "
+           "alone)", "Denexa 'Going out' (as clean_books)"),
+    Option("wild_books", 1, "piles of wild cards a side needs to go out (default 0 with 2 or 3 players alone)",
+           "Denexa 'Going out' (as clean_books)"),
     Option("partner_in_foot", True, "going out needs both partners to have played from their foot",
            "Denexa: 'both players must have played at least part of one turn with their foot piles'; Encyclopedia: "
            "'others allow you to go out even if your partner is still in their hand'"),
@@ -100,14 +103,19 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
     Option("hands_per_game", 4, "hands in a game (the minimum of the fourth applies to any later hand)",
            "Denexa: 'The game ends after four hands have been played.'"),
+    Option("wild_canastas", True, "melds (and piles) of wild cards only are allowed",
+           "Denexa: 'A player can also make a meld that consists of all wild cards.'; Encyclopedia: 'Some variants "
+           "allow a wildcard canasta, and then the requirement can be at least one black canasta, at least one red "
+           "canasta, and a wild card canasta' (false: wild_books must be 0)"),
     Option("pile_pickup", "seven", "taking the discard pile: 'seven' (the top seven cards, Denexa), 'none' (never), "
+           "'natural_pair' (the top seven cards, with a natural pair of the top card's rank only), "
            "'whole' (the whole pile) or 'foot_whole' (the whole pile, by a player in the foot only)",
            "Denexa: 'the top seven cards of the discard pile'; Encyclopedia: 'No discards may be picked up. Some "
            "variants allow picking up discards with a natural pair, but a player may take at most seven cards from "
            "the discard pile. Still some variants allow you to pick up a discard, but only if you pick up the whole "
            "deck' / 'If a player is currently in their foot, and is able to play the top discard, then they may "
            "pick up the entire discard pile ... This is the only method by which discards can be picked up.'",
-           ("seven", "none", "whole", "foot_whole")),
+           ("seven", "none", "natural_pair", "whole", "foot_whole")),
     Option("floating", False, "a player in the foot may end the turn without discarding ('float')",
            "Encyclopedia: 'A player currently in their foot may choose to pass, or \"float\", rather than discard "
            "at the end of their turn (the rest of the turn plays as normal).'"),
@@ -118,6 +126,14 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "red_three_value)", "Encyclopedia: 'Red threes count 300 to 500 points each against you, the amount "
            "depending on local variation, if you hold any in your hand (or foot) when a team goes out.'",
            (0, 300, 400, 500)),
+    Option("red_threes_laid_out", True, "red threes are laid out and replaced (Denexa); false: they stay in the "
+           "hand like black threes, are never melded, may be discarded, block the pile when on top, and count "
+           "red_three_held (300 unless set) against the side when held at the end",
+           "Denexa: 'any red 3s encountered throughout the game are laid down and new cards drawn to replace them'; "
+           "Encyclopedia: 'Black threes ... are thus useful only as discards; however, you may not go out with one "
+           "in your hand. The same is true of red threes; in fact these are even worse. Red threes count 300 to 500 "
+           "points each against you, the amount depending on local variation, if you hold any in your hand (or "
+           "foot) when a team goes out.'"),
     Option("ask_in_hand", False, "'May I go out?' may be asked by a player still in the hand (not only in the foot)",
            "Encyclopedia: 'some versions require asking for and receiving your partner's permission before going "
            "out' (the question is not tied to the foot there)"),
@@ -127,7 +143,8 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "unlimited size as long as the number of natural cards exceeds the number of wild cards.'"),
     Option("self_deal", False, "each player pulls a stack from the stock to deal their own hand and foot: "
            "the stack is hand_size + foot_size + e cards, e drawn from the deal's seeded chance "
-           "(-2..2 with weights 1, 2, 3, 2, 1); an exact stack scores exact_deal_bonus for the side",
+           "(-2..2 with weights 1, 2, 3, 2, 1); an exact stack scores exact_deal_bonus for the side (off by "
+           "default: the pull is a skill of the hand the engine can only replace by invented odds)",
            "Denexa: 'Each player takes a small portion of one of the stocks and deals two piles of eleven cards ... "
            "If a player managed to pull exactly 22 cards from the stock, they immediately score a 100-point "
            "bonus. Otherwise, any excess cards are returned to the stock.'"),
@@ -190,6 +207,34 @@ class HandAndFoot(Classic):
 
     #: players in a partnership (table rule team_size; Triple Play has no such option: 2)
     team_size: int = 2
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Denexa 'Hand and Foot': 'A meld consists of three to seven cards of the same rank'",
+        "meld-size": "Denexa 'Hand and Foot': 'A meld consists of three to seven cards of the same rank'",
+        "take": "Denexa 'Hand and Foot': 'In order to draw from the discards, the player must be able to immediately "
+                "meld the top card of the discard pile with two cards from their hand'",
+        # two natural cards: a meld of three holds 'no more than one wild card'
+        "meld-naturals": "Denexa 'Hand and Foot': 'A meld can contain no more than one wild card in a meld of "
+                         "three, four, or five cards'",
+        "wild-limit": "Denexa 'Hand and Foot': 'A meld can contain no more than one wild card in a meld of three, "
+                      "four, or five cards and no more than two in a meld of six or seven'",
+        "minimum-count": "Denexa 'Hand and Foot': 'A partnership's first melds of the hand must meet a minimum "
+                         "value'",
+        "wild-meld": "table rule wild_canastas false; Encyclopedia: 'Some variants allow a wildcard canasta'",
+    }
+
+    def red_three_meld_text(self) -> str:
+        if self.red_threes_laid_out:
+            return ("red threes are laid out, never melded (Denexa: 'any red 3s encountered throughout the game are "
+                    "laid down and new cards drawn to replace them')")
+        return ("red threes are kept in hand and never melded (table rule red_threes_laid_out; Encyclopedia: 'The "
+                "same is true of red threes')")
+
+    def wild_limit_text(self) -> str:
+        if self.black_unlimited:
+            return ("no more than one wild card in a meld of three to five cards, two in a meld of six or seven, and "
+                    "past seven fewer wild than natural cards (Denexa 'Hand and Foot'; Encyclopedia: 'as long as the "
+                    "number of natural cards exceeds the number of wild cards')")
+        return f"too many wild cards for that meld ({self.rule_source('wild-limit')})"
 
     @property
     def num_sides(self) -> int:
@@ -210,9 +255,15 @@ class HandAndFoot(Classic):
             return (seat + self.num_players // 2) % self.num_players
         return None
 
+    #: Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is one red
+    #: canasta and one black canasta' (red: clean, black: dirty): the defaults with 2 or 3 players alone.
+    SINGLES_BOOKS: ClassVar[dict[str, int]] = {"clean_books": 1, "dirty_books": 1, "wild_books": 0}
+
     def player_default(self, key: str) -> Any:
         if key in self.fixed_rules:
             return self.fixed_rules[key]
+        if key in self.SINGLES_BOOKS and self.num_players < 4:
+            return self.SINGLES_BOOKS[key]
         return self.options[key].default
 
     def bind(self) -> None:
@@ -233,7 +284,8 @@ class HandAndFoot(Classic):
 
         self.pile_pickup: str = opt("pile_pickup")
         #: cards taken from the pile with its top card (all of them: 'whole'; none may be taken: 'none')
-        self.pile_take: int = {"seven": self.PILE_TAKE, "none": 0}.get(self.pile_pickup, 1 << 30)
+        self.pile_take: int = {"seven": self.PILE_TAKE, "natural_pair": self.PILE_TAKE, "none": 0}.get(
+            self.pile_pickup, 1 << 30)
         self.floating: bool = opt("floating")
         self.black_three_out: bool = opt("black_three_out")
         self.ask_in_hand: bool = opt("ask_in_hand")
@@ -242,6 +294,8 @@ class HandAndFoot(Classic):
         self.exact_deal_bonus: int = opt("exact_deal_bonus")
         self.hand_choice: str = opt("hand_choice")
         self.hand_passing: bool = opt("hand_passing")
+        #: red threes laid out and replaced (Denexa), or kept in the hand (Encyclopedia); read by the engine
+        self.red_threes_laid_out: bool = opt("red_threes_laid_out")
         self.team_size = int(opt("team_size"))
         if self.team_size == 3 and self.num_players != 6:
             raise OptionError(f"team_size=3 (two teams of three) needs 6 players, not {self.num_players}; "
@@ -255,14 +309,20 @@ class HandAndFoot(Classic):
             raise OptionError("hands_per_game must be at least 1")
         if min(self.clean_books, self.dirty_books, self.wild_books) < 0:
             raise OptionError("the books needed to go out cannot be negative")
+        if not self.wild_canastas and self.wild_books:
+            raise OptionError("wild_canastas=false leaves no pile of wild cards to make: set wild_books=0 too "
+                              "(Encyclopedia: 'Some variants allow a wildcard canasta, and then the requirement can "
+                              "be ... a wild card canasta')")
         values = list(self.values)
         for code in range(8, 60):
             rank = rank_of(code)
             if rank == 8 and r["eights_five"]:
                 values[code] = 5
             elif rank == 3:
-                # an unplayed red three counts red_three_held against (Encyclopedia), else red_three_value
-                values[code] = (red_held or r["red_three_value"]) if code in (13, 14) else r["black_three_value"]
+                # an unplayed red three counts red_three_held against (Encyclopedia), else red_three_value; kept
+                # in hand, 'Red threes count 300 to 500 points each against you': 300 unless red_three_held is set
+                held_default = r["red_three_value"] if self.red_threes_laid_out else 300
+                values[code] = (red_held or held_default) if code in (13, 14) else r["black_three_value"]
         self.values = values
         if not 2 <= self.decks <= 10:
             raise OptionError("decks must be 2 to 10")
@@ -325,8 +385,9 @@ class HandAndFoot(Classic):
         return False
 
     def blocks_pile(self, code: int) -> bool:
-        """'a player may never draw from the discard pile if the upcard is a black 3'."""
-        return code in (12, 15)
+        """'a player may never draw from the discard pile if the upcard is a black 3'; a red three kept in hand
+        (red_threes_laid_out false) cannot be melded either, so it blocks the pile alike."""
+        return code in (12, 15) or (code in (13, 14) and not self.red_threes_laid_out)
 
     def red_three_score(self, count: int, *, all_held: bool, canastas: int, melded: bool) -> int:
         """'Red threes: 100 points each' (the table rule red_three_value)."""
@@ -343,8 +404,12 @@ class HandAndFoot(Classic):
         if all(counts[k] >= need[k] for k in need):
             return None
         have = ", ".join(f"{counts[k]} {k}" for k in need)
+        source = "Denexa 'Going out'"
+        if self.num_players < 4 and need == {k[:-6]: n for k, n in self.SINGLES_BOOKS.items()}:
+            source = ("Encyclopedia: 'When playing a singles game (that is, without partners), the requirement is "
+                      "one red canasta and one black canasta'")
         return (f"to go out your side needs {self.clean_books} clean, {self.dirty_books} dirty and {self.wild_books} "
-                f"wild pile(s); it has {have} (Denexa 'Going out')")
+                f"wild pile(s); it has {have} ({source})")
 
     def book_kind(self, rank: int, wilds: int) -> str:
         """'clean' | 'dirty' | 'wild' of a completed pile (rank 1 is the meld of wild cards)."""
@@ -401,11 +466,25 @@ class TriplePlay(HandAndFoot):
         "foot_size": 11,          # 'an eleven-card foot pile'
         "partner_in_foot": False,  # going out needs the basic book and permission only
         "clean_books": 0, "dirty_books": 0, "wild_books": 0,  # the basic book instead (books_problem)
+        "wild_canastas": True,    # 'A player can also make a meld that consists of all wild cards.'
         "eights_five": False,
         "black_three_value": 100,  # 'unplayed black 3s are -100 points each'
         "red_three_value": 500,    # 'Unplayed red 3s have a value of -500 points each' (laid out: 100 each)
     }
     KNEE_SIZE: ClassVar[int] = 13  # 'deal out a thirteen-card knee pile for each player'
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Denexa 'Triple Play': 'A meld consists of three to seven cards of the same rank'",
+        "meld-size": "Denexa 'Triple Play': 'A meld consists of three to seven cards of the same rank'",
+        "take": "Denexa 'Triple Play': 'the player must have two cards in their hand that they can immediately meld "
+                "with the top card of the discard pile'",
+        "wild-meld": "Denexa 'Triple Play': 'A player can also make a meld that consists of all wild cards'",
+        "meld-naturals": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
+                         "cards'",
+        "wild-limit": "Denexa 'Triple Play': 'A meld can contain only one wild card in a meld of three to five "
+                      "cards, and no more than two in a meld of six or seven'",
+        "minimum-count": "Denexa 'Triple Play': 'On the first turn of the deal that a partnership melds, they must "
+                         "meet a minimum point threshold'",
+    }
     #: 'the top card of the discard pile ... pick up the discard pile and add it to their hand'
     PILE_TAKE: ClassVar[int] = 1 << 30
     NO_DISCARD_AFTER_TAKE: ClassVar[bool] = True

@@ -103,8 +103,19 @@ class Mille(Classic):
     #: a meld of 2s may hold all eight 2s of the pack
     WILD_MELD_MAX: ClassVar[int] = 8
     RESTOCK_KEEPS_UPCARD: ClassVar[bool] = True
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Classic.RULE_SOURCES,
+        "meld-rank": "Denexa 'Mille': 'A meld consists of three or more cards of the same rank'",
+        "meld-size": "Denexa 'Mille': 'A meld consists of three or more cards of the same rank'",
+        "meld-naturals": "Denexa 'Mille': '2s are considered wild cards, and may be melded alongside any other "
+                         "combination of cards'",
+        "take": "Denexa 'Mille': 'If a player has two or more cards in their hand of the same rank as the upcard, "
+                "they may immediately meld the upcard along with these cards, then take the entire discard pile'",
+        "wild-meld": "Denexa 'Mille': 'Three or more 2s can also be laid down as a meld of 2s'",
+        "wild-limit": "Denexa 'Mille'",
+    }
     FROZEN_PILE_TEXT: ClassVar[str | None] = (
-        "(Mille: 'A 2 cannot be used to take the discard pile; this can only be done with two or more "
+        "(Denexa 'Mille': 'A 2 cannot be used to take the discard pile; this can only be done with two or more "
         "natural cards of the same rank as the upcard')")
     SKUNK_BELOW: ClassVar[int] = 600
 

@@ -24,13 +24,22 @@ class Uruguayan(Classic):
         "Classic Canasta as first played in Montevideo: the pile is always frozen, "
         "and canastas of wild cards alone are allowed, worth 2000."
     )
-    options: ClassVar[dict[str, Option]] = with_defaults(
-        CLASSIC_OPTIONS, "Encyclopedia 'Uruguayan Canasta'", always_frozen=True, wild_canastas=True)
+    options: ClassVar[dict[str, Option]] = {
+        **with_defaults(CLASSIC_OPTIONS, "Encyclopedia 'Uruguayan Canasta'", always_frozen=True),
+        "wild_canastas": Option(
+            "wild_canastas", True, "melds made entirely of wild cards are allowed (a wild canasta scores 2000)",
+            "Encyclopedia 'Uruguayan Canasta': 'Canastas made solely of wild cards are allowed. They are worth "
+            "2,000 points'")}
     WILD_CANASTA: ClassVar[int | None] = 2000
 
 
 CUBAN_OPTIONS: dict[str, Option] = with_defaults(
-    CLASSIC_OPTIONS, "Encyclopedia 'Cuban Canasta'", always_frozen=True, wild_canastas=True, target_score=7500)
+    CLASSIC_OPTIONS, "Encyclopedia 'Cuban Canasta'", always_frozen=True, target_score=7500)
+CUBAN_OPTIONS["wild_canastas"] = Option(
+    "wild_canastas", True, "melds made entirely of wild cards are allowed (a wild canasta scores 2000 with three "
+    "deuces, 500 more for each further deuce, 4000 with seven)",
+    "Encyclopedia 'Cuban Canasta': 'Wild card canastas are worth between 2,000 and 4,000; depending on the number "
+    "of deuces'")
 CUBAN_OPTIONS["threes_without_canasta"] = Option(
     "threes_without_canasta", "zero",
     "red threes of a side without a canasta: not scored ('zero', the text's 'scored only if canastas are made') "
@@ -48,8 +57,9 @@ class Cuban(Classic):
         "a red-three table that pays only with canastas, and black threes that leave play with the pile."
     )
     options: ClassVar[dict[str, Option]] = CUBAN_OPTIONS
-    #: 'Requires 150 for an initial meld if a partnership is over 5,000'
-    MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = ((0, 50), (1500, 90), (3000, 120), (5000, 150))
+    #: 'Requires 150 for an initial meld if a partnership is over 5,000': over is above, so 150 from 5001 (scores
+    #: are whole numbers, in fact multiples of 5), and 5000 itself still needs Classic's 120
+    MINIMUM_TABLE: ClassVar[tuple[tuple[int, int], ...]] = ((0, 50), (1500, 90), (3000, 120), (5001, 150))
     WILD_CANASTA: ClassVar[int | None] = 2000
     #: 'they count 100 for one, 300 for two, 500 for three and 1,000 for four'
     RED_THREE_TABLE: ClassVar[tuple[int, ...]] = (0, 100, 300, 500, 1000)

@@ -141,7 +141,7 @@ def test_variants_and_pages(db_url: str, make_server: Callable[..., Server]) -> 
         assert variants[0]["name"] == "classic"
         assert [v["title"] for v in variants[1:]] == sorted(v["title"] for v in variants[1:])
         classic = variants[0]
-        assert classic["player_counts"] == [2, 3, 4]
+        assert classic["player_counts"] == [2, 3, 4, 6]  # the start page offers up to 4
         assert {"name": "wild_limit", "default": "three"}.items() <= next(
             o for o in classic["options"] if o["name"] == "wild_limit").items()
         for path in ("/", "/scorepad", "/replay", "/rules/classic", "/static/app.css", "/static/table.js"):
