@@ -266,6 +266,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         who = _client_of(ws)
         refused = limits.open_socket(who, len(hub.clients.get(game_id, ())))
         if refused is not None:
+            with contextlib.suppress(Exception):  # its hello first, so that the client reads the refusal
+                await asyncio.wait_for(ws.receive(), 1.0)
             await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
             return
         try:

@@ -316,8 +316,8 @@ class Hub:
         if old is not None:
             old.cancel()
         game = live.game
-        if game.is_over or live.seats[game.actor].kind != "human":
-            return
+        if game.is_over or live.seats[game.actor].kind != "human" or sum(s.kind == "human" for s in live.seats) < 2:
+            return  # (a player alone against computers keeps the seat: see GameService.idle_seat)
         delay = max(0.0, limit - self.service.idle_seconds(live))
         self.idle_timers[live.id] = asyncio.get_running_loop().call_later(delay, self._idle_check, live.id)
 
