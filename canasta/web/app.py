@@ -237,7 +237,9 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         text = service.record(live, seat)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="canasta-{game_id}.txt"'})
 
-    @app.post("/api/score")
+    # the body is read by hand (every refusal is a ``bad-score``), but documented for clients and the fuzzer
+    @app.post("/api/score", openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": ScoreRequest.model_json_schema()}}}})
     async def api_score(request: Request) -> dict[str, Any]:
         data = await _json_body(request)
         try:
