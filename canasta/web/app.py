@@ -98,6 +98,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     limits = Limits() if limits is None else limits
     heavy = asyncio.Semaphore(HEAVY_AT_ONCE)
     service = GameService(database_url, idle_limit=idle_limit, background_checkpoint=True)
+    keeper = lifecycle.Keeper(service.engine, table_expiry)
     hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
 
     @asynccontextmanager
@@ -108,7 +109,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         gc.collect()
         gc.freeze()
         await hub.start()
-        background = [asyncio.create_task(_checkpoints(service)), asyncio.create_task(_expiry(hub, table_expiry))]
+        background = [asyncio.create_task(_checkpoints(service)), asyncio.create_task(_expiry(hub, keeper))]
         try:
             yield
         finally:
@@ -117,6 +118,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await hub.stop()
+            keeper.close()
             service.close()
 
     app = FastAPI(title="canasta", lifespan=lifespan)
@@ -124,6 +126,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     app.state.service = service
     app.state.hub = hub
     app.state.limits = limits
+    app.state.keeper = keeper
 
     async def bounded(work: Any, *args: Any) -> Any:
         """Run CPU-heavy ``work(*args)`` in a thread, a few at a time, refused with 503 when it waits too long
@@ -207,7 +210,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         created = service.create_game(variant=body.variant, players=body.players, seed=body.seed,
                                       rules=body.rules, seats=seats)
         gid = created["id"]
-        await asyncio.to_thread(lifecycle.touch, service.engine, [gid])
+        keeper.saw(gid)
         return {"id": gid, "tokens": {str(k): v for k, v in created["tokens"].items()},
                 "invites": {str(k): v for k, v in created["invites"].items()},
                 "invite_links": {str(k): f"/table/{gid}?seat={k}&invite={v}" for k, v in created["invites"].items()},
@@ -282,7 +285,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             hello = await _first_message(ws)
             live = service.get(game_id)
             seat = service.seat_of(live, hello.get("token"))
-            status, why = await asyncio.to_thread(lifecycle.status_of, service.engine, game_id)
+            status, why = await keeper.status(game_id)
             if status == lifecycle.EXPIRED and not live.game.is_over:
                 service.forget(game_id)
                 raise WebError("expired", f"this table is closed: {why}", status=410)
@@ -296,7 +299,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         client = Client(ws=ws, game_id=game_id, seat=seat)
         writer = asyncio.create_task(client.writer())
         hub.add(client)
-        await asyncio.to_thread(lifecycle.touch, service.engine, [game_id])
+        keeper.saw(game_id)
         since = hello.get("since")
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
                      "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover})
@@ -322,8 +325,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             pass
         finally:
             hub.remove(client)
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(lifecycle.touch, service.engine, [game_id])
+            keeper.saw(game_id)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, 2.0)
 
@@ -344,24 +346,21 @@ def _score(data: Any) -> dict[str, Any]:
         raise WebError("bad-score", str(exc)) from None
 
 
-async def _expiry(hub: Hub, expiry: float | None) -> None:
-    """Now and then: note the tables with a client here as seen, expire those nobody connected to for
-    ``expiry`` seconds, and drop them from memory (their computers stop with them)."""
-    if expiry is None:
+async def _expiry(hub: Hub, keeper: lifecycle.Keeper) -> None:
+    """Now and then: note the tables seen (and those with a client here), expire those nobody connected
+    to for ``keeper.expiry`` seconds, and drop them from memory (their computers stop with them)."""
+    if keeper.expiry is None:
         return
-    service = hub.service
     while True:
-        await asyncio.sleep(min(60.0, max(expiry / 4, 0.05)))
+        await asyncio.sleep(min(60.0, max(keeper.expiry / 4, 0.05)))
         try:
-            connected = [gid for gid, clients in hub.clients.items() if clients]
-            await asyncio.to_thread(lifecycle.touch, service.engine, connected)
-            gone = await asyncio.to_thread(lifecycle.expire, service.engine, time.time() - expiry, set(connected))
+            gone = await keeper.sweep({gid for gid, clients in hub.clients.items() if clients})
         except Exception:
             logging.getLogger("canasta.web").warning("table expiry failed; the next sweep retries", exc_info=True)
             continue
         for game_id in gone:
             if not hub.clients.get(game_id):
-                service.forget(game_id)
+                hub.service.forget(game_id)
 
 
 async def _checkpoints(service: GameService, every: float = 1.0) -> None:
