@@ -182,11 +182,17 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         text = ""
         if docs is not None and (docs / f"{variant}.md").is_file():
             text = (docs / f"{variant}.md").read_text()
+        def allowed(o: dict[str, Any]) -> str:
+            if o["choices"] is not None:
+                return " · ".join(map(str, o["choices"]))
+            return "" if o["minimum"] is None else f"{o['minimum']} to {o['maximum']}"
+
         rows = "".join(f"<tr><td><code>{html.escape(o['name'])}</code></td><td>{html.escape(repr(o['default']))}</td>"
+                       f"<td>{html.escape(allowed(o))}</td>"
                        f"<td>{html.escape(o['help'])}<br><small>{html.escape(o['source'])}</small></td></tr>"
                        for o in info["options"])
         body = (f"<h1>{html.escape(info['title'])}</h1><p>{html.escape(info['description'])}</p>"
-                f"<h2>Table rules</h2><table><tr><th>option</th><th>default</th><th>meaning</th></tr>{rows}</table>"
+                f"<h2>Table rules</h2><table><tr><th>option</th><th>default</th><th>values</th><th>meaning</th></tr>{rows}</table>"
                 + (f"<h2>The rules as implemented</h2><pre class='rules'>{html.escape(text)}</pre>" if text else ""))
         return HTMLResponse("<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
                             "content='width=device-width,initial-scale=1'><title>Rules</title>"
