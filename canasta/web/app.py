@@ -282,11 +282,11 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
             return
         try:
-            await _serve_socket(ws, game_id)
+            await _serve_socket(ws, game_id, who)
         finally:
             limits.close_socket(who)
 
-    async def _serve_socket(ws: WebSocket, game_id: str) -> None:
+    async def _serve_socket(ws: WebSocket, game_id: str, who: str) -> None:
         try:
             hello = await _first_message(ws)
             live = service.get(game_id)
@@ -320,7 +320,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 now = time.monotonic()
                 tokens = min(burst, tokens + (now - last) * rate)
                 last = now
-                if tokens < 1:
+                if tokens < 1 or not limits.allow_message(who):
                     client.send(WebError("flood", "too many messages: slow down").payload())
                     continue
                 tokens -= 1

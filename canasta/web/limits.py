@@ -101,15 +101,35 @@ class Bucket:
     last: float
 
 
+def _take(buckets: dict[str, Bucket], client: str, per_second: float, burst: float, now: float | None) -> bool:
+    """Take one token from ``client``'s bucket (refilled at ``per_second``, holding at most ``burst``)."""
+    now = time.monotonic() if now is None else now
+    bucket = buckets.get(client)
+    if bucket is None:
+        if len(buckets) > 10_000:  # forget the clients whose bucket is full again
+            for key in [k for k, b in buckets.items() if b.tokens + (now - b.last) * per_second >= burst]:
+                del buckets[key]
+        bucket = buckets[client] = Bucket(burst, now)
+    bucket.tokens = min(burst, bucket.tokens + (now - bucket.last) * per_second)
+    bucket.last = now
+    if bucket.tokens < 1:
+        return False
+    bucket.tokens -= 1
+    return True
+
+
 @dataclass
 class Limits:
-    """Per-client budgets. ``games`` is (games per minute refilled, burst); ``sockets_per_client`` and
-    ``sockets_per_game`` bound open WebSockets (None: no bound)."""
+    """Per-client budgets (None: no bound). ``games`` is (games per minute refilled, burst); ``messages``
+    (WebSocket messages per second, burst) over all the client's sockets, on top of each socket's own
+    rate; ``sockets_per_client`` and ``sockets_per_game`` bound open WebSockets."""
 
     games: tuple[float, float] | None = (20.0, 20.0)
+    messages: tuple[float, float] | None = (200.0, 400.0)
     sockets_per_client: int | None = 32
     sockets_per_game: int | None = 24
-    buckets: dict[str, Bucket] = field(default_factory=dict)
+    game_buckets: dict[str, Bucket] = field(default_factory=dict)
+    message_buckets: dict[str, Bucket] = field(default_factory=dict)
     sockets: dict[str, int] = field(default_factory=dict)
 
     def allow_game(self, client: str, now: float | None = None) -> bool:
@@ -117,18 +137,14 @@ class Limits:
         if self.games is None:
             return True
         per_minute, burst = self.games
-        now = time.monotonic() if now is None else now
-        bucket = self.buckets.get(client)
-        if bucket is None:
-            if len(self.buckets) > 10_000:  # forget the full buckets of old clients
-                self.buckets = {k: b for k, b in self.buckets.items() if b.tokens + (now - b.last) * per_minute / 60 < burst}
-            bucket = self.buckets[client] = Bucket(burst, now)
-        bucket.tokens = min(burst, bucket.tokens + (now - bucket.last) * per_minute / 60.0)
-        bucket.last = now
-        if bucket.tokens < 1:
-            return False
-        bucket.tokens -= 1
-        return True
+        return _take(self.game_buckets, client, per_minute / 60.0, burst, now)
+
+    def allow_message(self, client: str, now: float | None = None) -> bool:
+        """Take one WebSocket message from the client's budget (all its sockets); False when it is spent."""
+        if self.messages is None:
+            return True
+        per_second, burst = self.messages
+        return _take(self.message_buckets, client, per_second, burst, now)
 
     def open_socket(self, client: str, on_game: int) -> str | None:
         """Count a new socket of ``client`` on a table that has ``on_game`` already; the refusal's reason, or None."""

@@ -231,7 +231,8 @@ def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: 
             proc = subprocess.Popen([sys.executable, "-m", "canasta.cli", "serve", "--port", str(port),
                                      "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0",
                                      # one client making every table: the per-client limits are not under test
-                                     "--games-per-minute", "0", "--sockets-per-client", "0"],
+                                     "--games-per-minute", "0", "--sockets-per-client", "0",
+                                     "--messages-per-second", "0"],
                                     stdout=subprocess.DEVNULL, stderr=err)
         try:
             base = f"http://127.0.0.1:{port}"

@@ -345,6 +345,27 @@ def test_sockets_per_table_and_per_client_are_limited(tmp_path: Any, make_server
         ws.close()
 
 
+def test_messages_are_limited_per_client_over_all_its_sockets(tmp_path: Any, make_server: Callable[..., Server]) -> None:
+    """Floods were limited per connection only: a client with many sockets multiplied its rate. Now a
+    client's messages over all its sockets share one budget (here a burst of 6)."""
+    from canasta.web.limits import Limits
+
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", limits=Limits(messages=(0.001, 6.0)))
+    game = create(server, [ME, ME])
+    sockets = [server.ws(game["id"]) for _ in range(3)]
+    for ws in sockets:
+        ws.until(lambda m: m.get("type") == "update")
+    answers = []
+    for _ in range(4):  # 12 pings, 4 on each socket: each socket alone is far under its own rate
+        for ws in sockets:
+            ws.send({"type": "ping"})
+            answers.append(ws.until(lambda m: m.get("type") in ("pong", "error")))
+    kinds = [a.get("code", a["type"]) for a in answers]
+    assert kinds.count("pong") == 6 and kinds.count("flood") == 6, kinds
+    for ws in sockets:
+        ws.close()
+
+
 def test_no_computer_moves_on_a_table_nobody_watches(tmp_path: Any, make_server: Callable[..., Server]) -> None:
     """1,000 abandoned tables were played by the computer to the end. The computers of a table move only
     while a client is connected, and stop when the last one leaves."""
