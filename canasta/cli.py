@@ -226,6 +226,12 @@ def serve(
     idle_limit: Annotated[float, typer.Option(help="seconds before an idle seat may be handed to the computer")] = 120.0,
     auto_takeover: Annotated[bool, typer.Option(help="hand a seat idle past --idle-limit to the computer by itself "
                                                      "(its player can take it back)")] = True,
+    games_per_minute: Annotated[float, typer.Option(help="games one client (address) may create a minute, "
+                                                         "in bursts of as many; 0: no limit")] = 20.0,
+    sockets_per_client: Annotated[int, typer.Option(help="open WebSockets per client address; 0: no limit")] = 32,
+    messages_per_second: Annotated[float, typer.Option(help="WebSocket messages a second per client address, over "
+                                                            "all its sockets, in bursts of twice as many; 0: no limit")] = 200.0,
+    table_expiry: Annotated[float, typer.Option(help="hours a table nobody connects to stays open; 0: for ever")] = 24.0,
 ) -> None:
     """Serve the web app: play in the browser, alone or with friends (needs the 'web' extra)."""
     try:
@@ -235,8 +241,14 @@ def serve(
     except ImportError as exc:
         fail(missing_module_message(exc))
         return
+    from canasta.web.limits import Limits
+
+    limits = Limits(games=(games_per_minute, games_per_minute) if games_per_minute > 0 else None,
+                    sockets_per_client=sockets_per_client if sockets_per_client > 0 else None,
+                    messages=(messages_per_second, 2 * messages_per_second) if messages_per_second > 0 else None)
     web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
-                         auto_takeover=auto_takeover)
+                         auto_takeover=auto_takeover, limits=limits,
+                         table_expiry=table_expiry * 3600 if table_expiry > 0 else None)
     typer.echo(f"canasta: http://{host}:{port}/ (database {database})")
     uvicorn.run(web_app, host=host, port=port, log_level="warning", ws_max_size=65536)
 

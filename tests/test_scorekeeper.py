@@ -301,7 +301,7 @@ BAD_CASES: list[tuple[str, Any, str]] = [
 def test_too_many_cards_dealt_is_an_option_error() -> None:
     """Rules that deal out the whole pack are refused by the variant itself, as an OptionError."""
     data = bad(lambda d: d.update(rules={"hand_size": 40}))
-    with pytest.raises(OptionError, match="too few cards for a stock"):
+    with pytest.raises(OptionError, match="hand_size takes a whole number from 0 to 15"):
         score_input(data)
 
 

@@ -52,7 +52,7 @@ FIXED_RULES: dict[str, Any] = {
 
 AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("target_score", 8500, "score that ends the game (the higher side wins)",
-           "Terms: 'The winners will be the first team to achieve a cumulative score of 8500 or more points'"),
+           "Terms: 'The winners will be the first team to achieve a cumulative score of 8500 or more points'", minimum=1, maximum=1000000),
     Option("initial_pure_meld", "pure", "the three-natural meld the initial meld must include is pure ('pure', Terms) "
            "or may also hold wild cards ('three_naturals', Encyclopedia)",
            "Terms: 'Must include a pure meld of at least three matching natural cards (with no wild cards)'; "
@@ -71,7 +71,7 @@ AMERICAN_OPTIONS: dict[str, Option] = {o.name: o for o in [
            (0, 3500)),
     Option("zip_code_score", 0, "score of the 'zip code' special hand; the text gives none, so 0 means the table "
            "does not play it (the engine does not offer it, the scorekeeper refuses it)",
-           "Terms: 'Zip Code: 1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs.' (no score given)"),
+           "Terms: 'Zip Code: 1 set four of a kind, 2 sets 3 of a kind and 2 sets pairs.' (no score given)", minimum=0, maximum=10000),
     Option("pairs_wilds", "twos", "the wild pair of the 'pairs with wilds' hand: a pair of twos ('twos', Terms), a "
            "pair of twos or of jokers ('twos_or_jokers'), or no such hand: seven natural pairs, sevens and aces "
            "allowed, never threes or wild cards ('none')",

@@ -7,7 +7,7 @@ and chosen options; the engine reads its plain attributes on the hot path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, TWO, build_deck, rank_of
@@ -16,13 +16,18 @@ from canasta.errors import OptionError
 
 @dataclass(frozen=True)
 class Option:
-    """A named table rule. ``choices`` limits string options; ``source`` cites the text."""
+    """A named table rule. ``choices`` limits an option to a few values; ``minimum`` and ``maximum`` bound a
+    whole-number option (every whole-number option without choices has both, so a value that would break
+    the game later, such as a negative hand size, is refused when the game is created); ``source`` cites
+    the text."""
 
     name: str
     default: Any
     help: str
     source: str = ""
     choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
 
     def coerce(self, value: Any) -> Any:
         """Turn a command-line string or JSON value into the option's type."""
@@ -46,6 +51,9 @@ class Option:
             raise OptionError(f"option {self.name} takes a {kind.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:
             raise OptionError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise OptionError(f"option {self.name} takes a whole number from {self.minimum} to {self.maximum}, "
+                              f"not {value!r}")
         return value
 
 
@@ -136,7 +144,7 @@ def with_defaults(options: dict[str, Option], source: str, **defaults: Any) -> d
     out = dict(options)
     for key, value in defaults.items():
         opt = options[key]
-        out[key] = Option(opt.name, value, opt.help, f"{source}; {opt.source}", opt.choices)
+        out[key] = replace(opt, default=value, source=f"{source}; {opt.source}")
     return out
 
 

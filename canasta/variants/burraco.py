@@ -25,9 +25,9 @@ SOURCE = "Denexa 'Burraco'"
 
 BURRACO_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_size", 11, "cards dealt to each player",
-      "Denexa 'Burraco': 'deals eleven cards to each player'"),
+      "Denexa 'Burraco': 'deals eleven cards to each player'", minimum=5, maximum=15),
     Option("pozzetto_size", 11, "cards in each pozzetto",
-      "Denexa 'Burraco': 'makes two piles of eleven cards each. These two piles are called the pozzetti'"),
+      "Denexa 'Burraco': 'makes two piles of eleven cards each. These two piles are called the pozzetti'", minimum=5, maximum=15),
     Option("clean_burraco_to_close", False,
       "closing needs a clean burraco (a common Italian table rule) instead of any burraco",
       "Denexa 'Burraco': 'That side has at least one burraco' (any kind: the default)"),
@@ -40,10 +40,10 @@ BURRACO_OPTIONS: dict[str, Option] = {o.name: o for o in [
       "Denexa 'Burraco': 'score 2,000 points before your opponent' / 'until one partnership exceeds a score of 2,000'",
       ("reach", "exceed")),
     Option("target_score", 2000, "score that ends the game (the deal is played out)",
-      "Denexa 'Burraco': 'The object of Burraco is to score 2,000 points'"),
+      "Denexa 'Burraco': 'The object of Burraco is to score 2,000 points'", minimum=1, maximum=1000000),
     Option("pozzetto_penalty", 100, "penalty for a side that did not pick up its pozzetto",
-      "Denexa 'Burraco': 'If a partnership failed to pick up their pozzetto, they take a -100 point penalty'"),
-    Option("closing_bonus", 100, "bonus for closing", "Denexa 'Burraco': 'Closing: 100 points'"),
+      "Denexa 'Burraco': 'If a partnership failed to pick up their pozzetto, they take a -100 point penalty'", minimum=0, maximum=1000),
+    Option("closing_bonus", 100, "bonus for closing", "Denexa 'Burraco': 'Closing: 100 points'", minimum=0, maximum=1000),
 ]}
 
 

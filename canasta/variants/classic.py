@@ -21,11 +21,11 @@ if TYPE_CHECKING:
 
 CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_size", 0, "cards dealt to each player; 0 means by player count (11 for 4, 13 for 3, 15 for 2)",
-      "Encyclopedia: 'A number of cards other than 11 may be dealt ... 13 and 15 being common choices'"),
+      "Encyclopedia: 'A number of cards other than 11 may be dealt ... 13 and 15 being common choices'", minimum=0, maximum=15),
     Option("draw_count", 0, "cards drawn from the stock each turn; 0 means by player count (2 for 2 players, else 1)",
-      "Denexa 'Canasta for two players'; Encyclopedia: 'draw two cards rather than one each turn'"),
+      "Denexa 'Canasta for two players'; Encyclopedia: 'draw two cards rather than one each turn'", minimum=0, maximum=3),
     Option("canastas_to_go_out", 0, "canastas a side needs to go out; 0 means by player count (2 for 2 players, else 1)",
-      "Bicycle 'at least one canasta to go out'; Encyclopedia 'Require that two canastas be played in order to go out'"),
+      "Bicycle 'at least one canasta to go out'; Encyclopedia 'Require that two canastas be played in order to go out'", minimum=0, maximum=5),
     Option("natural_canastas_to_go_out", 0, "how many of the canastas needed to go out must be natural",
       "Encyclopedia: 'Variation on the above: Require one or both to be natural canastas'", (0, 1, 2)),
     Option("wild_limit", "three", "wild cards allowed in a meld that is not yet a canasta: at most three ('three'), "
@@ -45,13 +45,13 @@ CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("fifty_below_1500", False, "every side below 1500 (negative included) needs 50",
       "Encyclopedia: 'Require that all players with less than 1,500 points meld 50, even with a negative score'"),
     Option("retract_raises_minimum", 10, "points added to the side's minimum for the deal when an insufficient initial meld is retracted",
-      "Bicycle: 'may also retract all cards in the meld ... penalized ... by an increase of ten points in the minimum count'"),
+      "Bicycle: 'may also retract all cards in the meld ... penalized ... by an increase of ten points in the minimum count'", minimum=0, maximum=200),
     Option("concealed_rule", "player", "going out concealed needs no earlier meld by the player ('player', Bicycle) or by the side ('side')",
       "Bicycle 'must not have made a prior meld ... not added to a partner's melds'; Denexa/Encyclopedia 'without the partnership having previously melded'",
       ("player", "side")),
     Option("concealed_bonus", 100, "extra bonus for going out concealed, on top of going out",
-      "Bicycle 'an extra 100'; Encyclopedia suggests 250 or 500 when two canastas are needed"),
-    Option("going_out_bonus", 100, "bonus for going out", "Bicycle 'For going out 100'"),
+      "Bicycle 'an extra 100'; Encyclopedia suggests 250 or 500 when two canastas are needed", minimum=0, maximum=1000),
+    Option("going_out_bonus", 100, "bonus for going out", "Bicycle 'For going out 100'", minimum=0, maximum=1000),
     Option("seven_canastas_win", False, "a side that melds 7 canastas in one hand gains 5000 and wins",
       "Encyclopedia: 'any player/team that manages to meld 7 canastas in one hand ... automatically gain 5000 points'"),
     Option("wild_canastas", False, "melds made entirely of wild cards are allowed (a wild canasta scores as natural, 500)",
@@ -71,9 +71,9 @@ CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
       ("end", "meld_then_end")),
     Option("only_top_card_usable", False, "cards taken with the pile (other than the top card) cannot be melded in that turn",
       "Encyclopedia: 'only the top card can be used in this turn'"),
-    Option("target_score", 5000, "score that ends the game (the final deal is played out)", "Bicycle 'Game score is 5,000'"),
+    Option("target_score", 5000, "score that ends the game (the final deal is played out)", "Bicycle 'Game score is 5,000'", minimum=1, maximum=1000000),
     Option("failed_go_out_penalty", 100, "penalty when a player told 'yes' to 'may I go out?' does not go out",
-      "Denexa: 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
+      "Denexa: 'Not being able to go out after having asked \"May I go out?\": -100 points'", minimum=0, maximum=1000),
 ]}
 
 

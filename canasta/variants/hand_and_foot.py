@@ -62,7 +62,7 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("decks", 0, "standard packs (each with two jokers) in the shoe; 0 means one more than the number of players "
            "(5 for four players)",
            "Denexa: 'a 270-card deck consisting of five standard 52-card decks plus jokers'; Encyclopedia: 'The number "
-           "of decks used is typically one more than the number of players, though this can vary'"),
+           "of decks used is typically one more than the number of players, though this can vary'", minimum=0, maximum=10),
     Option("hand_size", 11, "cards in each player's hand",
            "Denexa: 'deals two piles of eleven cards'; Encyclopedia: 'dealt as 11 cards each, or sometimes as 13'",
            (11, 13)),
@@ -73,11 +73,11 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "alone)",
            "Denexa 'Going out': 'two clean piles, two dirty piles, and one wild pile'; Encyclopedia: "
            "'Usually the requirement to go out is 2 clean and 1 dirty' and 'When playing a singles game (that is, "
-           "without partners), the requirement is one red canasta and one black canasta'"),
+           "without partners), the requirement is one red canasta and one black canasta'", minimum=0, maximum=5),
     Option("dirty_books", 2, "dirty (mixed, 'black') piles a side needs to go out (default 1 with 2 or 3 players "
-           "alone)", "Denexa 'Going out' (as clean_books)"),
+           "alone)", "Denexa 'Going out' (as clean_books)", minimum=0, maximum=5),
     Option("wild_books", 1, "piles of wild cards a side needs to go out (default 0 with 2 or 3 players alone)",
-           "Denexa 'Going out' (as clean_books)"),
+           "Denexa 'Going out' (as clean_books)", minimum=0, maximum=3),
     Option("partner_in_foot", True, "going out needs both partners to have played from their foot",
            "Denexa: 'both players must have played at least part of one turn with their foot piles'; Encyclopedia: "
            "'others allow you to go out even if your partner is still in their hand'"),
@@ -98,11 +98,11 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("red_three_value", 100, "points of each red three laid out (and against a side for one left in an "
            "unplayed foot)", "Denexa 'Red 3s ... 100 points'; Encyclopedia: 'Red threes may also vary in point value, "
            "although 500 or 100 are most common'", (100, 300, 500)),
-    Option("going_out_bonus", 100, "bonus for going out", "Denexa 'Going out: 100 points'"),
+    Option("going_out_bonus", 100, "bonus for going out", "Denexa 'Going out: 100 points'", minimum=0, maximum=1000),
     Option("failed_go_out_penalty", 100, "penalty when a player told 'yes' to 'may I go out?' does not go out",
-           "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
+           "Denexa 'Penalties': 'Not being able to go out after having asked \"May I go out?\": -100 points'", minimum=0, maximum=1000),
     Option("hands_per_game", 4, "hands in a game (the minimum of the fourth applies to any later hand)",
-           "Denexa: 'The game ends after four hands have been played.'"),
+           "Denexa: 'The game ends after four hands have been played.'", minimum=1, maximum=10),
     Option("wild_canastas", True, "melds (and piles) of wild cards only are allowed",
            "Denexa: 'A player can also make a meld that consists of all wild cards.'; Encyclopedia: 'Some variants "
            "allow a wildcard canasta, and then the requirement can be at least one black canasta, at least one red "
@@ -150,7 +150,7 @@ HAND_AND_FOOT_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "bonus. Otherwise, any excess cards are returned to the stock.'"),
     Option("exact_deal_bonus", 100, "bonus for pulling exactly the cards of hand and foot (with self_deal)",
            "Denexa: 'they immediately score a 100-point bonus'; Encyclopedia: 'If the player drew exactly 22 "
-           "cards, their team scores 100 bonus points.'"),
+           "cards, their team scores 100 bonus points.'", minimum=0, maximum=1000),
     Option("hand_choice", "dealt", "which of the two dealt piles is the hand: 'dealt' (the first pile) or "
            "'lowest_bottom' (the pile whose bottom card is lower; the other is the foot)",
            "Encyclopedia: 'The hand with the lowest bottom card is played first.'", ("dealt", "lowest_bottom")),

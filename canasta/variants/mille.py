@@ -49,12 +49,12 @@ FIXED_RULES: dict[str, Any] = {
 
 MILLE_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("target_score", 1200, "score that ends the game (the final hand is played out; a tie on top plays another hand)",
-           "Denexa 'Mille': 'The game ends when one player has scored 1,200 or more.'"),
+           "Denexa 'Mille': 'The game ends when one player has scored 1,200 or more.'", minimum=1, maximum=1000000),
     Option("stakes_small", 0, "the smaller stake, paid per 100 points of difference; 0 (with stakes_large 0) means "
            "not playing for money", "Denexa: 'Stakes are typically expressed as two dollar amounts, the second three "
-           "times as much as the first, e.g. $1-$3'"),
+           "times as much as the first, e.g. $1-$3'", minimum=0, maximum=1000),
     Option("stakes_large", 0, "the larger stake, paid for losing, per natural of the winner and per chapeau of the "
-           "loser; 0 means three times stakes_small", "Denexa: 'The larger amount once for losing the game.'"),
+           "loser; 0 means three times stakes_small", "Denexa: 'The larger amount once for losing the game.'", minimum=0, maximum=1000),
     Option("double_skunk", "negative_total", "a double skunk is a loser whose game score is negative ('negative_total') "
            "or whose score for the last hand is negative ('negative_last_hand', the literal words)",
            "Denexa: 'If the losing player ended the hand with a negative score, it is a double skunk.'",
@@ -63,7 +63,7 @@ MILLE_OPTIONS: dict[str, Option] = {o.name: o for o in [
            "cannot draw takes the pile if able or ends the hand (nobody goes out); 0: no limit, as the text "
            "(a hand can then go on for ever when neither player can meld their last cards)",
            "Denexa: 'If the stock is depleted, the upcard is set aside and the remainder of the discard pile is "
-           "shuffled and turned face down to form a new stock.' (no limit given)"),
+           "shuffled and turned face down to form a new stock.' (no limit given)", minimum=0, maximum=20),
     Option("meld_min_naturals", 1, "natural cards a new meld needs; the text sets no minimum (2s 'may be melded "
            "alongside any other combination of cards'), 2 as in Canasta",
            "Denexa: '2s are considered wild cards, and may be melded alongside any other combination of cards.'",

@@ -31,13 +31,13 @@ SAMBA_OPTIONS: dict[str, Option] = {o.name: o for o in [
       "Denexa 'Samba': '7,000-9,999 160'; Encyclopedia 'Samba': 'The minimum initial meld is 150 if a "
       "partnership has 7,000 or more'", (150, 160)),
     Option("target_score", 10000, "score that ends the game (the deal is played out)",
-      "Denexa 'Samba': 'the first partnership to reach the lofty score of 10,000 points'"),
-    Option("going_out_bonus", 200, "bonus for going out", "Denexa 'Samba': 'Going out: 200 points'"),
+      "Denexa 'Samba': 'the first partnership to reach the lofty score of 10,000 points'", minimum=1, maximum=1000000),
+    Option("going_out_bonus", 200, "bonus for going out", "Denexa 'Samba': 'Going out: 200 points'", minimum=0, maximum=1000),
     Option("failed_go_out_penalty", 100, "penalty when a player told 'yes' to 'may I go out?' does not go out",
-      "Denexa 'Samba': 'Not being able to go out after having asked \"May I go out?\": -100 points'"),
+      "Denexa 'Samba': 'Not being able to go out after having asked \"May I go out?\": -100 points'", minimum=0, maximum=1000),
     Option("retract_raises_minimum", 10,
       "points added to the side's minimum for the deal when an insufficient initial meld is retracted",
-      "not in the Samba texts: Classic Canasta's rule (Bicycle 'Insufficient Melds')"),
+      "not in the Samba texts: Classic Canasta's rule (Bicycle 'Insufficient Melds')", minimum=0, maximum=200),
 ]}
 
 
@@ -399,7 +399,7 @@ ITALIAN_OPTIONS: dict[str, Option] = {
         "melded and a canasta is incomplete' (which canasta: this project's reading)", ("deuce_meld", "no_canasta")),
     "deuce_canasta": Option(
         "deuce_canasta", 500, "bonus for a canasta of seven deuces (a natural canasta's 500 by default)",
-        "not in the text: 'Deuces may' be melded as naturals, so their canasta is a natural canasta"),
+        "not in the text: 'Deuces may' be melded as naturals, so their canasta is a natural canasta", minimum=0, maximum=5000),
 }
 
 

@@ -101,6 +101,23 @@ class FairnessRow(Base):
     chosen: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class TableRow(Base):
+    """A table's life outside its log: when a client last connected, and whether it was closed.
+
+    ``status`` is "open", "expired" (nobody connected for the server's ``table_expiry``) or
+    "failed" (a background task could not go on; ``message`` says why). A separate table, so that
+    databases created before it gain it by ``create_all`` without a migration.
+    """
+
+    __tablename__ = "tables"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    message: Mapped[str] = mapped_column(String(400), default="")
+    #: wall-clock time of the last connection, disconnection or sweep that saw a client connected
+    last_seen: Mapped[float] = mapped_column(Float, default=time.time, index=True)
+
+
 def normalize_url(url: str) -> str:
     """Accept plain ``postgresql://`` and file paths as well as SQLAlchemy URLs."""
     if url.startswith(("postgresql://", "postgres://")):

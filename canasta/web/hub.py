@@ -277,8 +277,8 @@ class Hub:
         if game_id in self.driving:
             return
         live = self.service.cache.get(game_id)
-        if live is None:
-            return
+        if live is None or not self.clients.get(game_id):
+            return  # no computer moves on a table nobody is watching: they resume when someone connects
         if self.service.bot_to_move(live) is None:
             self.watch_idle(live)
             return
@@ -293,14 +293,18 @@ class Hub:
                 else:
                     await asyncio.sleep(0)
                 live = self.service.cache.get(game_id)
-                if live is None:
+                if live is None or not self.clients.get(game_id):
                     return
                 try:
                     moved = await self.service.bot_move_async(live)
                 except WebError as exc:
                     if exc.code == "stale":
                         continue  # another process moved; look again
-                    log.warning("computer player in %s: %s", game_id, exc.message)
+                    self.fail(live, f"the computer player could not move ({exc.message})")
+                    return
+                except Exception as exc:
+                    log.exception("computer player in %s failed", game_id)
+                    self.fail(live, f"the computer player could not move ({type(exc).__name__}: {exc})")
                     return
                 if not moved:
                     return
@@ -313,6 +317,18 @@ class Hub:
             if live is not None:
                 self.watch_idle(live)
 
+    def fail(self, live: Live, message: str) -> None:
+        """A background task of this table cannot go on: mark the table failed (in the database too) and
+        tell its players, rather than leave them waiting for a move that never comes."""
+        from canasta.web.lifecycle import mark_failed
+
+        live.failed = message
+        live.views.clear()
+        self._spawn(asyncio.to_thread(mark_failed, self.service.engine, live.id, message))
+        for client in list(self.clients.get(live.id, ())):
+            client.send({"type": "error", "code": "game-failed", "message": f"this table stopped: {message}"})
+            client.update(force=True)
+
     # ------------------------------------------------------------ idle seats
     def watch_idle(self, live: Live) -> None:
         """With ``auto_takeover``: a timer that hands the human seat to act to the computer at the idle limit."""
@@ -323,8 +339,8 @@ class Hub:
         if old is not None:
             old.cancel()
         game = live.game
-        if game.is_over or live.seats[game.actor].kind != "human":
-            return
+        if game.is_over or live.seats[game.actor].kind != "human" or sum(s.kind == "human" for s in live.seats) < 2:
+            return  # (a player alone against computers keeps the seat: see GameService.idle_seat)
         delay = max(0.0, limit - self.service.idle_seconds(live))
         self.idle_timers[live.id] = asyncio.get_running_loop().call_later(delay, self._idle_check, live.id)
 

@@ -33,6 +33,9 @@ from typing import Any
 from canasta.notation import format_action, parse_action
 from canasta.players import get_player
 
+#: the variant every load-test table plays (the server's default)
+LOAD_VARIANT = "classic"
+
 
 def _no_answer_needed(raw: str | bytes) -> bool:
     """An update with no legal actions for this seat and no winner: the load client need not parse it.
@@ -120,7 +123,12 @@ async def _create(http: Any, players: int, index: int, n: int) -> dict[str, Any]
     body = {"players": players, "seed": f"load-{index}-{n}", "seats": [{"kind": "me"}] * players,
             "rules": {"target_score": 1}}
     r = await http.post("/api/games", json=body)
-    r.raise_for_status()
+    if r.status_code != 200:
+        try:
+            why = r.json().get("message", r.text)
+        except ValueError:
+            why = r.text
+        raise RuntimeError(f"the server refused to create a game ({r.status_code}): {why}")
     game: dict[str, Any] = r.json()
     return game
 
@@ -209,6 +217,11 @@ def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: 
     """Run the load test; starts (and stops) a local server unless ``url`` is given."""
     if games < 1 or seconds <= 0:
         raise ValueError("games must be at least 1 and seconds positive")
+    from canasta.variants import find_variant
+
+    counts = find_variant(LOAD_VARIANT).player_counts
+    if players not in counts:
+        raise ValueError(f"{LOAD_VARIANT} is played by {', '.join(map(str, counts))} players, not {players}")
     if url is not None:
         return asyncio.run(_run(url.rstrip("/"), games, seconds, players, think))
     with tempfile.TemporaryDirectory() as tmp:
@@ -216,7 +229,10 @@ def run_loadtest(games: int = 10, seconds: float = 10.0, players: int = 4, url: 
         log = Path(tmp) / "server.log"  # a file, not a pipe nobody reads: a chatty server must not block
         with log.open("wb") as err:
             proc = subprocess.Popen([sys.executable, "-m", "canasta.cli", "serve", "--port", str(port),
-                                     "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0"],
+                                     "--database", str(Path(tmp) / "load.db"), "--bot-delay", "0",
+                                     # one client making every table: the per-client limits are not under test
+                                     "--games-per-minute", "0", "--sockets-per-client", "0",
+                                     "--messages-per-second", "0"],
                                     stdout=subprocess.DEVNULL, stderr=err)
         try:
             base = f"http://127.0.0.1:{port}"

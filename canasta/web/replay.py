@@ -11,6 +11,7 @@ hidden cards are unknown), so the viewer gets its moves only.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from canasta.engine.actions import Action
@@ -31,8 +32,30 @@ def _frame(game: Game) -> dict[str, Any]:
     }
 
 
-def replay_frames(text: str) -> dict[str, Any]:
+class ReplayTooLong(WebError):
+    """The replay did not finish within its time budget (the work stops at the next action)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__("too-long", f"this record takes more than {seconds:g} s to replay", status=413)
+
+
+def _table_copy(game: Game) -> Game:
+    """A copy of the table without the game's history, deals and hand results: copying the history at
+    every step made a replay quadratic in the record's length (a 475 KB record took 15.9 s)."""
+    kept = game.history, game.deals, game.hand_results
+    game.history, game.deals, game.hand_results = [], [], []
+    try:
+        return game.copy()
+    finally:
+        game.history, game.deals, game.hand_results = kept
+
+
+def replay_frames(text: str, *, budget: float | None = None) -> dict[str, Any]:
+    """The frames of a record. With ``budget`` (seconds), the work stops with :class:`ReplayTooLong`
+    once that much time has passed (checked at every action: the server runs this in a thread)."""
     from canasta.record import parse_record, replay_record
+
+    deadline = None if budget is None else time.monotonic() + budget
 
     try:
         record = parse_record(text)
@@ -55,8 +78,11 @@ def replay_frames(text: str) -> dict[str, Any]:
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] = {"number": game.hand_no, "dealer": game.dealer, "frames": [_frame(game)]}
     for seat, action, _got in final.history:
+        if deadline is not None and time.monotonic() > deadline:
+            assert budget is not None
+            raise ReplayTooLong(budget)
         results_before = len(game.hand_results)
-        before = game.copy()
+        before = _table_copy(game)
         game.push(action)
         step = {"seat": seat, "action": format_action(action)}
         if len(game.hand_results) > results_before:

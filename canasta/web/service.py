@@ -45,6 +45,8 @@ COMPUTER = "computer"
 LEVELS = ("basic", "random")
 #: most events a reconnecting client is sent; further behind, it gets a full resync
 MAX_REPLAY_EVENTS = 1000
+#: seconds a computer player may think about one move before it plays its first legal action
+BOT_BUDGET = 10.0
 _INSERT_ACTION = insert(ActionRow)
 
 
@@ -110,6 +112,8 @@ class Live:
     views: dict[int | None, tuple[int, dict[str, Any], list[str]]] = field(default_factory=dict)
     #: the seed's commitment and salt (None: a game created before they were kept)
     fairness: Fairness | None = None
+    #: why the table stopped (a background task failed), or None; players are told, actions refused
+    failed: str | None = None
 
     @property
     def version(self) -> int:
@@ -153,8 +157,8 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
         if seat is not None and not game.is_over and game.actor == seat:
             legal = [format_action(a) for a in game.legal_actions()]
         live.views[seat] = (version, obs, legal)
-    return {"version": version, "obs": obs, "legal": legal,
-            "seats": [s.public() for s in live.seats]}
+    return {"version": version, "obs": obs, "legal": legal if live.failed is None else [],
+            "seats": [s.public() for s in live.seats], "failed": live.failed}
 
 
 class GameService:
@@ -408,6 +412,8 @@ class GameService:
         seat = game.actor
         if live.seats[seat].kind != HUMAN or self.idle_seconds(live) < self.idle_limit:
             return None
+        if sum(1 for s in live.seats if s.kind == HUMAN) < 2:
+            return None  # a player alone against computers keeps the seat: nobody waits on them
         return seat
 
     def auto_take_over(self, live: Live) -> int | None:
@@ -439,6 +445,8 @@ class GameService:
             raise WebError("bad-request", "version must be a whole number")
         if game.is_over:
             raise WebError("game-over", "the game is over")
+        if live.failed is not None:
+            raise WebError("game-failed", f"this table stopped: {live.failed}", status=409)
         if version is not None and version != live.version:
             raise WebError("stale", f"the game is at version {live.version}, the action was chosen at {version}")
         if live.writing:
@@ -521,14 +529,24 @@ class GameService:
         self.submit(live, seat, format_action(action), live.version)
         return True
 
-    async def bot_move_async(self, live: Live) -> bool:
-        """:meth:`bot_move` through the group writer."""
+    async def bot_move_async(self, live: Live, budget: float = BOT_BUDGET) -> bool:
+        """:meth:`bot_move` through the group writer; the computer thinks in a thread (the event loop
+        goes on serving every other table) for at most ``budget`` seconds, then plays its first legal action."""
         bot = self.bot_to_move(live)
-        if bot is None or live.writing:
+        if bot is None or live.writing or live.failed is not None:
             return False
-        seat = live.game.actor
-        action = bot.choose(live.game.observation(seat), live.game.legal_actions())
-        await self.submit_async(live, seat, format_action(action), live.version)
+        seat, version = live.game.actor, live.version
+        legal = live.game.legal_actions()
+        if not legal:
+            raise CanastaError(f"seat {seat} has no legal action at version {version}")
+        thinking = asyncio.ensure_future(asyncio.to_thread(bot.choose, live.game.observation(seat), legal))
+        try:
+            action = await asyncio.wait_for(asyncio.shield(thinking), budget)
+        except TimeoutError:
+            action = legal[0]
+        if live.version != version or live.bot_for(seat) is not bot:
+            return True  # the table changed while it thought (a reclaim): look again
+        await self.submit_async(live, seat, format_action(action), version)
         return True
 
     def hint(self, live: Live, seat: int | None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from canasta.web.service import Live, SeatInfo, public_state
 
 ME, BOT = {"kind": "me"}, {"kind": "computer", "level": "basic"}
 #: every key a state message may contain (anything else could be a leak)
-STATE_KEYS = {"version", "obs", "legal", "seats"}
+STATE_KEYS = {"version", "obs", "legal", "seats", "failed"}
 #: keys that would hold hidden information (the engine's saved-position keys)
 FORBIDDEN = {"stock", "hands", "deals", "history", "seed", "token", "token_hash", "invite_hash", "take_snapshot",
              "unusable", "pile_aside"}
@@ -389,7 +389,7 @@ def test_scorepad_endpoint(db_url: str, make_server: Callable[..., Server]) -> N
 def test_idle_seat_goes_to_the_computer_by_itself_and_comes_back(db_url: str, make_server: Callable[..., Server]) -> None:
     """With a tiny idle limit the server hands the idle seat to the computer; its player takes it back and plays."""
     server = make_server(db_url, idle_limit=0.3, auto_takeover=True, bot_delay=0.02)
-    game = create(server, [ME, BOT], seed="13")
+    game = create(server, [ME, ME], seed="13")  # two humans: a player alone keeps the seat (test_web_limits)
     ws = server.ws(game["id"], game["tokens"]["0"])
     welcome = ws.recv()
     assert welcome["type"] == "welcome" and welcome["auto_takeover"] is True and welcome["idle_limit"] == 0.3

@@ -85,6 +85,18 @@ function connect() {
   };
 }
 
+async function downloadRecord(event) {
+  event.preventDefault();
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`, { headers: { "X-Seat-Token": auth.token } });
+  if (!r.ok) return;
+  const url = URL.createObjectURL(await r.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `canasta-${gameId}.txt`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
@@ -332,7 +344,9 @@ function render() {
   $("scoreline").textContent = o.scores.map((sc, k) => `${sideName(k)} ${sc}`).join(" · ");
   $("hint-btn").disabled = !state.legal.length;
   const rec = $("record-link");
-  rec.href = `/api/games/${encodeURIComponent(gameId)}/record` + (auth ? `?token=${encodeURIComponent(auth.token)}` : "");
+  // the seat token goes in a header, never in the link (a URL is kept in histories and logs)
+  rec.href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  rec.onclick = auth ? downloadRecord : null;
   rec.hidden = !auth && o.winner === null;
   renderSeats();
   renderMelds();

@@ -1,0 +1,190 @@
+"""The shapes of everything a client sends, checked before any work is done.
+
+Every REST body and every WebSocket message is validated by a Pydantic model here:
+sizes, ranges and types are refused at the door (``players`` is a small number before any
+seat list is built; a name is short printable text; a seed cannot break a record's tag
+line), and JSON nested deeper than :data:`MAX_DEPTH` is refused before it is parsed (the
+parser is recursive: a few thousand brackets raised ``RecursionError``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+#: deepest JSON nesting accepted from a client (the score input needs 4)
+MAX_DEPTH = 16
+#: longest record the replay viewer takes (a 5,000-point game is ~12,000 characters; this is ~10,000 actions)
+MAX_RECORD = 200_000
+#: most seats at a table in any variant
+MAX_PLAYERS = 8
+#: longest player name, in characters
+MAX_NAME = 40
+#: longest chosen seed
+MAX_SEED = 64
+MAX_TOKEN = 200
+#: versions and seat numbers are at most this (a bound that keeps integers small)
+MAX_VERSION = 2**31 - 1
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_depth(text: str | bytes, limit: int = MAX_DEPTH) -> int:
+    """How deep the JSON text nests, counting no further than ``limit + 1`` (strings are skipped).
+
+    A linear scan with no recursion, so it is safe on any input; malformed text gets a number too
+    (the parser refuses it afterwards)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _clean_name(value: str) -> str:
+    """A display name: NFC, trimmed, printable (no control characters, NUL or lone surrogates)."""
+    value = value.strip()
+    if not value.isprintable():
+        raise ValueError("a name is printable text (no control characters)")
+    value = unicodedata.normalize("NFC", value)
+    if len(value) > MAX_NAME:
+        raise ValueError(f"a name is at most {MAX_NAME} characters")
+    return value
+
+
+_SEED = re.compile(r"[!#-\[\]-~][ !#-\[\]-~]*")
+
+
+def _clean_seed(value: str) -> str:
+    """A chosen seed: printable ASCII without quotes or backslashes (it is written in a record's tag line)."""
+    value = value.strip()
+    if not _SEED.fullmatch(value):
+        raise ValueError('a seed is printable ASCII text without quotes or backslashes, such as "42" or "friday-game"')
+    return value
+
+
+Name = Annotated[str, Field(max_length=4 * MAX_NAME), AfterValidator(_clean_name)]
+Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED), AfterValidator(_clean_seed)]
+Token = Annotated[str, Field(max_length=MAX_TOKEN)]
+SeatNumber = Annotated[StrictInt, Field(ge=0, lt=MAX_PLAYERS)]
+Version = Annotated[StrictInt, Field(ge=0, le=MAX_VERSION)]
+RuleValue = Annotated[StrictBool | StrictInt | Annotated[str, Field(max_length=40)], Field(union_mode="left_to_right")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    kind: Literal["me", "invite", "computer"] = Field(description="me, invite or computer")
+    level: Annotated[str, Field(max_length=16)] | None = None
+    name: Name = ""
+
+
+class CreateGame(Strict):
+    variant: Annotated[str, Field(max_length=40, pattern=r"^[a-z][a-z_-]*$")] = "classic"
+    players: Annotated[StrictInt, Field(ge=2, le=MAX_PLAYERS)] = 4
+    seed: Seed | None = None
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=64)] = \
+        Field(default_factory=dict)
+    seats: Annotated[list[SeatSpec], Field(max_length=MAX_PLAYERS)] | None = None
+
+
+class JoinSeat(Strict):
+    seat: SeatNumber
+    invite: Token
+    name: Name = ""
+
+
+class ReplayRequest(Strict):
+    record: Annotated[str, Field(max_length=MAX_RECORD)]
+
+
+class ScoreRequest(BaseModel):
+    """The score input of :func:`canasta.scorekeeper.score_input` (docs/scorekeeper.md); the scorekeeper
+    checks the meaning of each entry, this model bounds its size and shape."""
+
+    model_config = ConfigDict(extra="forbid")
+    variant: Annotated[str, Field(max_length=40)] | None = None
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=64)] | None = None
+    players: Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)] | None = None
+    teams: Annotated[list[dict[Annotated[str, Field(max_length=40)], Any]], Field(max_length=MAX_PLAYERS)]
+    game: dict[Annotated[str, Field(max_length=40)], Any] | None = None
+
+
+# ------------------------------------------------------------------ WebSocket messages
+MessageId = StrictInt | Annotated[str, Field(max_length=64)] | None
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: Token | None = None
+    since: Version | None = None
+
+
+class ActionMessage(Strict):
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=120)]
+    #: required: the version the action was chosen at (an action without it could be applied to a later position)
+    version: Version
+    id: MessageId = None
+
+
+class HintMessage(Strict):
+    type: Literal["hint"]
+    id: MessageId = None
+
+
+class SyncMessage(Strict):
+    type: Literal["sync"]
+    since: Version | None = None
+    id: MessageId = None
+
+
+class TakeoverMessage(Strict):
+    type: Literal["takeover"]
+    seat: SeatNumber
+    id: MessageId = None
+
+
+class ReclaimMessage(Strict):
+    type: Literal["reclaim"]
+    id: MessageId = None
+
+
+class PingMessage(Strict):
+    type: Literal["ping"]
+    id: MessageId = None
+
+
+ClientMessage = Annotated[
+    Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage,
+    Field(discriminator="type"),
+]
+MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping")
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+#: which refusal code a bad field of a WebSocket message gets (the others: bad-request)
+FIELD_CODES = {"action": "bad-action", "seat": "bad-seat"}
+
+
+def first_error(errors: list[Any]) -> tuple[str, str]:
+    """(field path, message) of a validation error's first entry, safe to put in JSON."""
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    message = str(first.get("msg", "invalid"))
+    # a path may hold a client's own key (a lone surrogate would make the reply unencodable)
+    where = where.encode("utf-8", "backslashreplace").decode("utf-8")[:80]
+    return where, message
