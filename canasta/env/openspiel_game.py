@@ -26,7 +26,10 @@ cards and draws, every public action of every seat in order, and its current
 view of the table. ``resample_from_infostate`` deals the cards the player cannot
 see (the other hands and the stock) at random, keeping in each other hand the
 cards the player saw go there (taken from the pile, or returned by a retract),
-so OpenSpiel's ``ISMCTSBot`` runs on it.
+so OpenSpiel's ``ISMCTSBot`` runs on it. A hand is never dealt a card the rules lay
+out as it comes into a hand (red threes; more threes than American lets a seat keep):
+every resampled state passes ``canasta.validation.validate_position``, the invariants
+random play keeps (tests/test_env_openspiel_resample.py).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from canasta.encoding import decode, encode_observation, legal_indices, num_acti
 from canasta.engine.game import Game
 from canasta.env.rewards import hand_rewards
 from canasta.notation import format_action
+from canasta.validation import THREE_CODES, held_threes_allowed, never_held
 
 SHORT_NAME = "python_canasta"
 MAX_STEPS_PER_HAND = 5000
@@ -210,6 +214,12 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
                 for p in piles:
                     pool.extend(p[:-1])
         rng.shuffle(pool)
+        # the hands first, from the cards a hand may hold (never a red three the rules lay out at once):
+        # then every valid deal of the unseen cards is equally likely
+        for s in range(g.num_players):
+            if s != player_id:
+                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool)
+        rng.shuffle(pool)  # the cards a hand skipped are back at the end: shuffled in with the rest
         if g._feet:
             g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
                       for f, top in zip(g.feet, g.foot_shown, strict=True)]
@@ -220,13 +230,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g._ids:
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
-        for s in range(g.num_players):
-            if s == player_id:
-                continue
-            counts = list(keep[s])
-            for _ in range(g.hand_sizes[s] - sum(counts)):
-                counts[pool.pop()] += 1
-            g.hands[s] = counts
         g.stock = pool
         # the logs must not keep the true hidden cards either
         g.history = [(s, a, got if s == player_id else ()) for s, a, got in g.history]
@@ -250,6 +253,28 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g is None:
             return "deal pending"
         return json.dumps(g.to_dict(), sort_keys=True)
+
+
+def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) -> list[int]:
+    """``seat``'s hand: the ``kept`` counts plus ``n`` cards taken from the end of the shuffled ``pool``,
+    skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
+    counts = list(kept)
+    banned = set(never_held(game))
+    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if game._xr else n
+    skipped: list[int] = []
+    while n:
+        if not pool:
+            raise ValueError(f"too few unseen cards to deal seat {seat} a hand the rules allow")
+        c = pool.pop()
+        if c in banned or (game._xr and c in THREE_CODES and threes_left <= 0):
+            skipped.append(c)
+            continue
+        if game._xr and c in THREE_CODES:
+            threes_left -= 1
+        counts[c] += 1
+        n -= 1
+    pool.extend(skipped)  # the caller shuffles the pool again
+    return counts
 
 
 def information_state_text(game: Game, player: int) -> str:
