@@ -767,3 +767,56 @@ def _run_low(cards: list[int], wild_index: int) -> int:
                 return 1 - i if i == 0 and len(cards) > 1 else 14 - i
             return r - i
     return 1
+
+
+# ------------------------------------------------------------------ bounds of the observation vector
+#: Where a figure has no hard limit, the vector saturates (the environments clip to :func:`obs_bounds`):
+#: game scores at +-50,000 points, an initial-meld minimum or a pending value at 1,000 points.
+SCORE_SATURATION = 50_000
+POINTS_SATURATION = 1_000
+
+
+def obs_bounds(variant: str, players: int, rules: dict[str, Any] | None = None
+               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(low, high) of every entry of the observation vector of ``variant`` at a table of ``players``:
+    finite, float32, derived from the pack (a count never exceeds the cards there are). An entry reaches
+    its bound only in extreme positions; the two figures without a hard limit saturate
+    (:data:`SCORE_SATURATION`, :data:`POINTS_SATURATION`): the environments clip to these bounds."""
+    from canasta.variants import find_variant
+
+    cls: Any = find_variant(variant)
+    deck = list(cls(players, rules or {}).deck())
+    n = float(len(deck))
+    copies = float(max(deck.count(c) for c in set(deck)))
+    per_rank = 4 * copies
+    wilds = float(sum(1 for c in deck if _is_wild(c)))
+    threes = float(sum(1 for c in deck if c >> 2 == THREE))
+    points = POINTS_SATURATION / 100
+    if _ids(variant) and not (_feet(variant) or _xr(variant)):
+        score = SCORE_SATURATION / 2000
+        high: dict[str, float] = {
+            "hand": copies, "pile": copies, "pile_top": 1, "hand_sizes": n / 20, "actor": 1, "phase": 1,
+            "set_naturals": per_rank / 9, "set_wild": 1, "run_cover": n, "run_wild": 1, "burracos": n / 7 / 4,
+            "piles": max(1.0, n / 11), "scores": score, "misc": max(1.0, n / 100)}
+        low_parts, high_parts = [], []
+        for name, size in ID_OBS_LAYOUT:
+            low_parts.append(np.full(size, -score if name == "scores" else 0.0))
+            high_parts.append(np.full(size, high[name]))
+        if _layout(variant).classic_turn:
+            extra = [threes / 6] * MAX_SIDES + [1.0] * MAX_SIDES + [points] * MAX_SIDES + [1, points, 1, 1, 1]
+            low_parts.append(np.zeros(CT_OBS_EXTRA))
+            high_parts.append(np.array(extra, dtype=float))
+        return np.concatenate(low_parts).astype(np.float32), np.concatenate(high_parts).astype(np.float32)
+    score = SCORE_SATURATION / 5000
+    high = {
+        "hand": copies, "pile": copies, "pile_top": 1, "hand_sizes": n / 20, "actor": 1, "phase": 1,
+        "meld_naturals": per_rank / 7, "meld_wilds": wilds / 7, "red_threes": threes / 4, "opened": 1,
+        "minimum": points, "scores": score, "foot_sizes": n / 11, "in_foot": 1, "books": n / 7 / 5,
+        "pass_phase": 1, "pass_shown": 1, "kept": 1, "foot_shown": 1, "bonus_cards": n / 4,
+        "turn_card_drawn": 1, "dead_ranks": 1, "asked_hand": 1}
+    misc = [n / 100, n / 100, 1, points, 1, 1, 1, 1]  # stock, pile, frozen, pending value, flags
+    lows, highs = [], []
+    for name, size in variant_obs_layout(variant, players):
+        lows.append(np.full(size, -score if name == "scores" else 0.0))
+        highs.append(np.array(misc, dtype=float) if name == "misc" else np.full(size, high[name]))
+    return np.concatenate(lows).astype(np.float32), np.concatenate(highs).astype(np.float32)
