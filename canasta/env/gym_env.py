@@ -36,7 +36,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from canasta.encoding import action_mask, decode, encode_observation, num_actions, obs_bounds
+from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
 from canasta.env.episode import Episode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
@@ -82,6 +82,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         self.episode = Episode(self.game, hands, max_steps, self.reward, reward_scale)
         self._others: dict[int, Player] = {}
         self._last_obs: dict[str, Any] | None = None
+        self._legal: dict[int, Any] = {}  # index -> legal action of the agent, for the current step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -101,7 +102,8 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         """The agent's observation, encoded once for the step (and its mask kept for action_masks)."""
         g = self.game
         mine = not self.episode.done and g.actor == self.seat
-        mask = action_mask(g.legal_actions(), self.variant) if mine else np.zeros(num_actions(self.variant), dtype=np.int8)
+        self._legal = legal_indices(g.legal_actions(), self.variant) if mine else {}
+        mask = action_mask(self._legal, self.variant)
         vector = encode_observation(g.observation(self.seat))
         np.clip(vector, self._low, self._high, out=vector)
         self._mask = mask.astype(bool)
@@ -127,11 +129,11 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         if ep.done or self._last_obs is None:
             raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {}
-        try:
-            chosen = decode(int(action), self.game.legal_actions(), self.variant)
-        except ValueError:
+        chosen = self._legal.get(int(action))
+        if chosen is None:
             if self.illegal_action_reward is None:
-                raise
+                raise ValueError(f"action index {int(action)} ({describe_index(int(action), self.variant)}) "
+                                 "is not legal here")
             reward = self.illegal_action_reward + ep.count_idle_step()[self.seat]
             info["illegal_action"] = True
             if ep.done:  # refusing until max_steps: the forfeit

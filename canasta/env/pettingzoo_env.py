@@ -38,7 +38,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from canasta.encoding import action_mask, decode, encode_observation, num_actions, obs_bounds
+from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
 from canasta.env.episode import Episode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
@@ -80,6 +80,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         self._seeder = random.Random()
         self.episode = Episode(self.game, hands, max_steps, self.reward, reward_scale)
         self._cache: dict[str, dict[str, Any]] = {}
+        self._legal: dict[int, Any] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -94,7 +95,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         game_seed = self._seeder.getrandbits(63)
         self.game = Game(self.variant, self.players, game_seed, self.rules)
         self.episode = Episode(self.game, self.hands, self.max_steps, self.reward, self.reward_scale)
-        self._cache = {}
+        self._cache, self._legal = {}, None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -112,11 +113,17 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         vector = encode_observation(self.game.observation(seat))
         np.clip(vector, self._low, self._high, out=vector)
         if not self.episode.done and self.game.actor == seat:
-            mask = action_mask(self.game.legal_actions(), self.variant)
+            mask = action_mask(self._legal_now(), self.variant)
         else:
             mask = np.zeros(num_actions(self.variant), dtype=np.int8)
         self._cache[agent] = obs = {"observation": vector, "action_mask": mask}
         return obs
+
+    def _legal_now(self) -> dict[int, Any]:
+        """Index -> legal action of the agent to act, computed once per step."""
+        if self._legal is None:
+            self._legal = legal_indices(self.game.legal_actions(), self.variant)
+        return self._legal
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -126,9 +133,11 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         game = self.game
         if action is None:
             raise ValueError(f"{agent} must act: pass an action index")
-        chosen = decode(int(action), game.legal_actions(), self.variant)
+        chosen = self._legal_now().get(int(action))
+        if chosen is None:
+            raise ValueError(f"action index {int(action)} ({describe_index(int(action), self.variant)}) is not legal here")
         rewards = self.episode.push(chosen)
-        self._cache = {}
+        self._cache, self._legal = {}, None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: rewards[self._index[a]] for a in self.agents}
         if self.episode.terminated:
