@@ -48,12 +48,10 @@ def test_ismcts_with_random_rollouts_plays_fifty_hands_against_random() -> None:
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
     class ISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
-        """OpenSpiel's ISMCTSBot keeps no state between moves, but does not say so to evaluate_bots."""
+        """OpenSpiel's ISMCTSBot keeps no state between moves but does not implement restart_at, which
+        evaluate_bots calls (pyspiel.Bot's raises 'not implemented' for every game)."""
 
         def restart_at(self, state: Any) -> None:
-            pass
-
-        def inform_action(self, state: Any, player_id: int, action: int) -> None:
             pass
 
     game = pyspiel.load_game(osg.SHORT_NAME, {"players": 2})
