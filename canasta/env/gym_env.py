@@ -83,6 +83,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         self._others: dict[int, Player] = {}
         self._last_obs: dict[str, Any] | None = None
         self._legal: dict[int, Any] = {}  # index -> legal action of the agent, for the current step
+        self._mask = np.zeros(num_actions(variant), dtype=bool)  # the current step's, for action_masks()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
