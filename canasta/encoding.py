@@ -46,6 +46,7 @@ legal action of the position that has it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import product
 from typing import Any
@@ -252,11 +253,13 @@ def _special_index(a: Action) -> int | None:
     return None if k is None else SPECIAL_BASE + k
 
 
-def action_mask(legal: Sequence[Action], variant: str | None = None) -> npt.NDArray[np.int8]:
-    """A 0/1 vector of length ``num_actions(variant)``: 1 at the index of each legal action."""
+def action_mask(legal: Sequence[Action] | dict[int, Action], variant: str | None = None) -> npt.NDArray[np.int8]:
+    """A 0/1 vector of length ``num_actions(variant)``: 1 at the index of each legal action (``legal`` may
+    be the :func:`legal_indices` of the position, already computed)."""
     mask = np.zeros(num_actions(variant), dtype=np.int8)
-    for i in legal_indices(legal, variant):
-        mask[i] = 1
+    indices = legal if isinstance(legal, dict) else legal_indices(legal, variant)
+    if indices:
+        mask[list(indices)] = 1
     return mask
 
 
@@ -278,18 +281,21 @@ _ID_DISCARD_BASE = 2
 _CARD_KINDS = 53
 
 
+@functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
 def _ids(variant: str) -> bool:
     from canasta.variants import find_variant
 
     return bool(getattr(find_variant(variant), "MELD_IDS", False))
 
 
+@functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
 def _feet(variant: str) -> bool:
     from canasta.variants import find_variant
 
     return bool(getattr(find_variant(variant), "FEET", False))
 
 
+@functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
 def _passing(variant: str) -> bool:
     """Does the variant offer the hand-passing deal (Hand and Foot's table rule ``hand_passing``)?"""
     from canasta.variants import find_variant
@@ -297,6 +303,7 @@ def _passing(variant: str) -> bool:
     return "hand_passing" in find_variant(variant).options
 
 
+@functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
 def _xr(variant: str) -> bool:
     from canasta.variants import find_variant
 
@@ -362,6 +369,7 @@ def _id_melds() -> dict[tuple[int, ...], int]:
     return _layout("burraco").meld_index
 
 
+@functools.lru_cache(maxsize=64)
 def num_actions(variant: str | None = None) -> int:
     """Size of the action space of ``variant`` (NUM_ACTIONS for Classic and its relatives)."""
     if variant is not None and _ids(variant):
@@ -443,6 +451,21 @@ def _describe_id_index(index: int, variant: str = "burraco") -> str:
 
 # ------------------------------------------------------------------ observations
 PHASES = ("draw", "play", "answer", "over")
+
+#: card text -> code, filled as cards are met: an observation lists its cards as text, and parsing them
+#: was the largest cost of encoding one
+_CARD_CODES: dict[str, int] = {}
+
+
+#: per card code: 1 for a wild card (joker, two)
+_WILD_CODE = [int(_is_wild(c)) for c in range(NUM_CODES)]
+
+
+def _card_code(text: str) -> int:
+    code = _CARD_CODES.get(text)
+    if code is None:
+        code = _CARD_CODES[text] = parse_card(text)  # raises on a text that is not a card (not cached)
+    return code
 
 
 def obs_slots(players: int | None = None) -> tuple[int, int]:
@@ -529,6 +552,7 @@ XR_OBS_LAYOUT = xr_obs_layout()
 XR_OBS_SIZE = OBS_SIZE + sum(n for _, n in XR_OBS_LAYOUT)
 
 
+@functools.lru_cache(maxsize=64)
 def variant_obs_layout(variant: str | None = None, players: int | None = None) -> tuple[tuple[str, int], ...]:
     """The whole layout of the vector of ``variant`` at a table of ``players`` (not for meld-id variants):
     :func:`obs_layout`, then :func:`feet_obs_layout` (and :func:`pass_obs_layout` where the variant offers
@@ -541,6 +565,17 @@ def variant_obs_layout(variant: str | None = None, players: int | None = None) -
     elif variant is not None and _xr(variant):
         layout += xr_obs_layout(players)
     return layout
+
+
+@functools.lru_cache(maxsize=64)
+def _block_offsets(variant: str, players: int) -> tuple[dict[str, int], int]:
+    """(block name -> offset, length) of :func:`variant_obs_layout` (callers must not change the dict)."""
+    blocks: dict[str, int] = {}
+    offset = 0
+    for name, n in variant_obs_layout(variant, players):
+        blocks[name] = offset
+        offset += n
+    return blocks, offset
 
 
 def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDArray[Any]:
@@ -559,19 +594,14 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     if sides > side_slots:
         raise ValueError(f"the observation vector of {players} players has room for {side_slots} sides, "
                          f"not {sides}")
-    layout = variant_obs_layout(obs["variant"], players)
-    blocks: dict[str, int] = {}
-    offset = 0
-    for name, n in layout:
-        blocks[name] = offset
-        offset += n
-    out: npt.NDArray[Any] = np.zeros(offset, dtype=dtype)
+    blocks, size = _block_offsets(obs["variant"], players)
+    out: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
     for c in obs["hand"]:
-        out[blocks["hand"] + parse_card(c)] += 1
+        out[blocks["hand"] + _card_code(c)] += 1
     for c in obs["pile"]:
-        out[blocks["pile"] + parse_card(c)] += 1
+        out[blocks["pile"] + _card_code(c)] += 1
     if obs["pile_top"] is not None:
-        out[blocks["pile_top"] + parse_card(obs["pile_top"])] = 1
+        out[blocks["pile_top"] + _card_code(obs["pile_top"])] = 1
     for s in range(players):
         rel = (s - seat) % players
         out[blocks["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
@@ -583,7 +613,7 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         rel = (s - side) % sides
         for m in obs["melds"][s]:
             rank = WILD_RANK if m["rank"] == "wild" else parse_rank(m["rank"])
-            wilds = sum(1 for c in m["cards"] if _is_wild(parse_card(c)))
+            wilds = sum(_WILD_CODE[_card_code(c)] for c in m["cards"])
             out[blocks["meld_naturals"] + rel * 16 + rank] = (len(m["cards"]) - wilds) / 7
             out[blocks["meld_wilds"] + rel * 16 + rank] = wilds / 7
         out[blocks["red_threes"] + rel] = len(obs["red_threes"][s]) / 4
@@ -623,11 +653,11 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         for s in range(players):
             rel = (s - seat) % players
             for i, c in enumerate(obs["pass_shown"][s]):
-                out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(parse_card(c))] = 1
+                out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(_card_code(c))] = 1
             if obs["kept"][s]:
                 out[blocks["kept"] + rel * 2 + obs["kept"][s] - 1] = 1
             if obs["foot_shown"][s] is not None:
-                out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(parse_card(obs["foot_shown"][s]))] = 1
+                out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(_card_code(obs["foot_shown"][s]))] = 1
     return out
 
 
@@ -695,11 +725,11 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         b[name] = offset
         offset += n
     for c in obs["hand"]:
-        out[b["hand"] + parse_card(c)] += 1
+        out[b["hand"] + _card_code(c)] += 1
     for c in obs["pile"]:
-        out[b["pile"] + parse_card(c)] += 1
+        out[b["pile"] + _card_code(c)] += 1
     if obs["pile_top"] is not None:
-        out[b["pile_top"] + parse_card(obs["pile_top"])] = 1
+        out[b["pile_top"] + _card_code(obs["pile_top"])] = 1
     for s in range(players):
         rel = (s - seat) % players
         out[b["hand_sizes"] + rel] = obs["hand_sizes"][s] / 20
@@ -711,7 +741,7 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         rel = (s - side) % sides
         clean = dirty = 0
         for m in obs["melds"][s]:
-            cards = [parse_card(c) for c in m["cards"]]
+            cards = [_card_code(c) for c in m["cards"]]
             if m["kind"] == "set":
                 r = parse_rank(m["rank"]) if m["rank"] else WILD_RANK  # Bolivian: a meld of wild cards
                 wild = sum(1 for c in cards if _is_wild(c))
@@ -767,3 +797,56 @@ def _run_low(cards: list[int], wild_index: int) -> int:
                 return 1 - i if i == 0 and len(cards) > 1 else 14 - i
             return r - i
     return 1
+
+
+# ------------------------------------------------------------------ bounds of the observation vector
+#: Where a figure has no hard limit, the vector saturates (the environments clip to :func:`obs_bounds`):
+#: game scores at +-50,000 points, an initial-meld minimum or a pending value at 1,000 points.
+SCORE_SATURATION = 50_000
+POINTS_SATURATION = 1_000
+
+
+def obs_bounds(variant: str, players: int, rules: dict[str, Any] | None = None
+               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(low, high) of every entry of the observation vector of ``variant`` at a table of ``players``:
+    finite, float32, derived from the pack (a count never exceeds the cards there are). An entry reaches
+    its bound only in extreme positions; the two figures without a hard limit saturate
+    (:data:`SCORE_SATURATION`, :data:`POINTS_SATURATION`): the environments clip to these bounds."""
+    from canasta.variants import find_variant
+
+    cls: Any = find_variant(variant)
+    deck = list(cls(players, rules or {}).deck())
+    n = float(len(deck))
+    copies = float(max(deck.count(c) for c in set(deck)))
+    per_rank = 4 * copies
+    wilds = float(sum(1 for c in deck if _is_wild(c)))
+    threes = float(sum(1 for c in deck if c >> 2 == THREE))
+    points = POINTS_SATURATION / 100
+    if _ids(variant) and not (_feet(variant) or _xr(variant)):
+        score = SCORE_SATURATION / 2000
+        high: dict[str, float] = {
+            "hand": copies, "pile": copies, "pile_top": 1, "hand_sizes": n / 20, "actor": 1, "phase": 1,
+            "set_naturals": per_rank / 9, "set_wild": 1, "run_cover": n, "run_wild": 1, "burracos": n / 7 / 4,
+            "piles": max(1.0, n / 11), "scores": score, "misc": max(1.0, n / 100)}
+        low_parts, high_parts = [], []
+        for name, size in ID_OBS_LAYOUT:
+            low_parts.append(np.full(size, -score if name == "scores" else 0.0))
+            high_parts.append(np.full(size, high[name]))
+        if _layout(variant).classic_turn:
+            extra = [threes / 6] * MAX_SIDES + [1.0] * MAX_SIDES + [points] * MAX_SIDES + [1, points, 1, 1, 1]
+            low_parts.append(np.zeros(CT_OBS_EXTRA))
+            high_parts.append(np.array(extra, dtype=float))
+        return np.concatenate(low_parts).astype(np.float32), np.concatenate(high_parts).astype(np.float32)
+    score = SCORE_SATURATION / 5000
+    high = {
+        "hand": copies, "pile": copies, "pile_top": 1, "hand_sizes": n / 20, "actor": 1, "phase": 1,
+        "meld_naturals": per_rank / 7, "meld_wilds": wilds / 7, "red_threes": threes / 4, "opened": 1,
+        "minimum": points, "scores": score, "foot_sizes": n / 11, "in_foot": 1, "books": n / 7 / 5,
+        "pass_phase": 1, "pass_shown": 1, "kept": 1, "foot_shown": 1, "bonus_cards": n / 4,
+        "turn_card_drawn": 1, "dead_ranks": 1, "asked_hand": 1}
+    misc = [n / 100, n / 100, 1, points, 1, 1, 1, 1]  # stock, pile, frozen, pending value, flags
+    lows, highs = [], []
+    for name, size in variant_obs_layout(variant, players):
+        lows.append(np.full(size, -score if name == "scores" else 0.0))
+        highs.append(np.array(misc, dtype=float) if name == "misc" else np.full(size, high[name]))
+    return np.concatenate(lows).astype(np.float32), np.concatenate(highs).astype(np.float32)

@@ -10,16 +10,22 @@ pytest.importorskip("numpy")
 import numpy as np
 from gymnasium.utils.env_checker import check_env
 
-from canasta.env.gym_env import CanastaGymEnv
+from canasta.env.gym_env import ILLEGAL_ACTION_REWARD, CanastaGymEnv
 
 
-def test_check_env() -> None:
-    # the checker steps with unmasked samples: illegal ones are refused with a reward
-    check_env(CanastaGymEnv("classic", 4, opponents="basic", illegal_action_reward=-1.0), skip_render_check=True)
+def test_check_env_with_default_arguments() -> None:
+    # the checker steps with unmasked samples: illegal ones get the documented penalty, not an exception
+    check_env(CanastaGymEnv())
     env = CanastaGymEnv("classic", 4)
     obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    again, reward, term, trunc, info = env.step(illegal)
+    assert reward == ILLEGAL_ACTION_REWARD and info["illegal_action"] and not (term or trunc)
+    assert np.array_equal(again["observation"], obs["observation"])
+    strict = CanastaGymEnv("classic", 4, illegal_action_reward=None)
+    strict.reset(seed=1)
     with pytest.raises(ValueError):
-        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+        strict.step(illegal)
 
 
 @pytest.mark.parametrize(("variant", "players", "opponents"),

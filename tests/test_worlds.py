@@ -28,6 +28,7 @@ from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.players import get_player
 from canasta.players.worlds import determinize_american, determinize_feet, determinizer_for
+from canasta.validation import position_problems
 from canasta.variants import find_variant
 
 CASES = [("hand-and-foot", 2), ("hand-and-foot", 3), ("hand-and-foot", 4), ("triple-play", 4), ("american", 4)]
@@ -84,6 +85,7 @@ def _check(world: Game, seat: int, obs: dict[str, Any], legal: list[Action], pla
     assert world.observation(seat) == obs
     assert world.legal_actions() == legal
     assert _cards(world) == Counter(world.variant.deck())
+    assert position_problems(world) == []
     rng = random.Random(play_seed)
     hand_no = world.hand_no
     for _ in range(6000):

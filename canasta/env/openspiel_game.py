@@ -5,32 +5,49 @@
 >>> game = pyspiel.load_game("python_canasta", {"players": 2, "variant": "classic"})
 
 Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2; Hand and Foot also 6 and 8),
-``hands`` (hands per episode, default 1), ``num_deals`` (chance outcomes of the
-deal, default 10000), ``rules`` (table rules as a JSON object, default "{}").
+``hands`` (hands per episode, default 1; 0: the whole game, as in the PettingZoo and Gymnasium
+environments, capped at :data:`MAX_GAME_HANDS` hands), ``reward`` ("margin" or "win") and
+``reward_scale`` (0.01), as in canasta.env.rewards, ``num_deals`` (chance outcomes of the deal,
+default 10000), ``rules`` (table rules as a JSON object, default "{}").
 
 **Chance.** The engine shuffles from a seed (``Game(seed=...)``; each hand's
 shuffle, and a reshuffle of the pile where a table rule allows it, follow from
 that seed). The game models this as one explicit chance node at the start whose
 ``num_deals`` equally likely outcomes are the seed: after it every draw is
-determined by the shuffled stock, and nothing else is random.
+determined by the shuffled stock, and nothing else is random. ``chance_outcomes()``
+returns a copy of a list built once per ``num_deals``. Algorithms that *sample* chance
+(MCTS, ISMCTS, outcome- and external-sampling MCCFR, ``evaluate_bots``, random
+simulation) run on it; algorithms that *enumerate* every chance outcome and the tree
+below it (CFR, expectiminimax, exact best response, ``get_all_states``) do not in
+practice: each deal is a tree of hundreds of decisions.
 
 **Actions** are the indices of canasta.encoding (``num_actions(variant)`` distinct
-actions, one per kind of card use). **Returns** are zero-sum: each player gets
-its side's score over the episode's hands minus the mean over the sides, in
-thousands of points.
+actions, one per kind of card use). **Returns** are canasta.env.rewards' (the same
+numbers as the PettingZoo and Gymnasium environments): by default each player gets its
+side's score over the episode's hands minus the mean over the sides, times 0.01 (zero-sum).
+An episode cut at ``max_game_length`` (:data:`MAX_STEPS_PER_HAND` actions a hand) is a
+forfeit of the side to act. The terminal state shows the finished hand (no next deal).
 
-**Observations.** ``observation_tensor`` is canasta.encoding's vector (float64)
-of ``Game.observation(player)``; ``observation_string`` the same view as text.
+**Observations.** ``observation_tensor`` is canasta.encoding's vector of
+``Game.observation(player)``, float64 as OpenSpiel's API has it (the Gymnasium and
+PettingZoo environments serve float32); ``observation_string`` the same view as text.
 ``information_state_string`` is the player's perfect-recall view: its own dealt
 cards and draws, every public action of every seat in order, and its current
-view of the table. ``resample_from_infostate`` deals the cards the player cannot
+view of the table. There is no information-state *tensor*
+(``provides_information_state_tensor=False``): ``information_state_tensor()`` raises,
+as OpenSpiel's games without one do (the observation vector is not perfect recall).
+``resample_from_infostate`` deals the cards the player cannot
 see (the other hands and the stock) at random, keeping in each other hand the
 cards the player saw go there (taken from the pile, or returned by a retract),
-so OpenSpiel's ``ISMCTSBot`` runs on it.
+so OpenSpiel's ``ISMCTSBot`` runs on it. A hand is never dealt a card the rules lay
+out as it comes into a hand (red threes; more threes than American lets a seat keep):
+every resampled state passes ``canasta.validation.validate_position``, the invariants
+random play keeps (tests/test_env_openspiel_resample.py).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -41,12 +58,17 @@ import pyspiel
 from canasta.cards import NUM_CODES, format_cards
 from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
 from canasta.engine.game import Game
-from canasta.env.rewards import hand_rewards
+from canasta.env.episode import Episode
+from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode, reward_bound
 from canasta.notation import format_action
+from canasta.validation import THREE_CODES, held_threes_allowed, never_held
 
 SHORT_NAME = "python_canasta"
 MAX_STEPS_PER_HAND = 5000
-_DEFAULTS: dict[str, Any] = {"variant": "classic", "players": 2, "hands": 1, "num_deals": 10000, "rules": "{}"}
+#: a whole game (``hands=0``) ends after this many hands if no side has won by then
+MAX_GAME_HANDS = 100
+_DEFAULTS: dict[str, Any] = {"variant": "classic", "players": 2, "hands": 1, "reward": "margin",
+                             "reward_scale": DEFAULT_REWARD_SCALE, "num_deals": 10000, "rules": "{}"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -66,31 +88,49 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+class _Config:
+    """The game's parameters, kept by each state (a state must not hold the Python game object)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        p = {**_DEFAULTS, **params}
+        self.variant = str(p["variant"])
+        self.players = int(p["players"])
+        self.hands = int(p["hands"])
+        if self.hands < 0:
+            raise ValueError(f"hands is a number of hands, or 0 for the whole game, not {self.hands}")
+        self.reward = check_reward_mode(str(p["reward"]))
+        self.reward_scale = float(p["reward_scale"])
+        self.num_deals = int(p["num_deals"])
+        self.rules: dict[str, Any] = json.loads(str(p["rules"]))
+        #: hands an episode may last, and the actions that truncate it
+        self.max_hands = self.hands or MAX_GAME_HANDS
+        self.max_steps = MAX_STEPS_PER_HAND * self.max_hands
+
+
 class CanastaGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game; see the module docstring."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
-        hands = max(1, int(p["hands"]))
-        players = int(p["players"])
-        rules: dict[str, Any] = json.loads(str(p["rules"]))
-        Game(str(p["variant"]), players, 0, rules)  # validates the parameters
+        config = _Config(p)
+        probe = Game(config.variant, config.players, 0, config.rules)  # validates the parameters
+        bound = reward_bound(probe, config.reward, config.reward_scale, config.max_hands)
         info = pyspiel.GameInfo(
-            num_distinct_actions=num_actions(str(p["variant"])),
-            max_chance_outcomes=int(p["num_deals"]),
-            num_players=players,
-            min_utility=-20.0 * hands,
-            max_utility=20.0 * hands,
+            num_distinct_actions=num_actions(config.variant),
+            max_chance_outcomes=config.num_deals,
+            num_players=config.players,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
-            max_game_length=MAX_STEPS_PER_HAND * hands,
+            max_game_length=config.max_steps,
         )
         super().__init__(_GAME_TYPE, info, p)
         # set after the base class is initialised (pybind11 drops attributes set before)
-        self.variant = str(p["variant"])
-        self.players = players
-        self.hands = hands
-        self.num_deals = int(p["num_deals"])
-        self.rules = rules
+        self.variant = config.variant
+        self.players = config.players
+        self.hands = config.hands
+        self.num_deals = config.num_deals
+        self.rules = config.rules
 
     def new_initial_state(self) -> CanastaState:
         return CanastaState(self)
@@ -100,64 +140,53 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
                                self.players)
 
 
-class _Config:
-    """The game's parameters, kept by each state (a state must not hold the Python game object)."""
-
-    def __init__(self, params: dict[str, Any]) -> None:
-        p = {**_DEFAULTS, **params}
-        self.variant = str(p["variant"])
-        self.players = int(p["players"])
-        self.hands = max(1, int(p["hands"]))
-        self.num_deals = int(p["num_deals"])
-        self.rules: dict[str, Any] = json.loads(str(p["rules"]))
+@functools.lru_cache(maxsize=8)
+def _deal_outcomes(num_deals: int) -> tuple[tuple[int, float], ...]:
+    return tuple((i, 1.0 / num_deals) for i in range(num_deals))
 
 
 class CanastaState(pyspiel.State):  # type: ignore[misc]
-    """One position: the chance node before the deal, then an engine Game."""
+    """One position: the chance node before the deal, then an engine Game in an Episode."""
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self._g = _Config(game.get_parameters())
-        self.game: Game | None = None
-        self._start_results = 0
-        self._steps = 0
-        self._truncated = False
+        self.episode: Episode | None = None
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game (None before the deal)."""
+        return None if self.episode is None else self.episode.game
 
     # ---------------------------------------------------------------- API
     def current_player(self) -> int:
-        if self.game is None:
+        if self.episode is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self._terminal():
+        if self.episode.done:
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.game.actor
+        return self.episode.game.actor
 
     def _terminal(self) -> bool:
-        g = self.game
-        if g is None:
-            return False
-        return g.is_over or self._truncated or len(g.hand_results) - self._start_results >= self._g.hands
+        return self.episode is not None and self.episode.done
 
     def is_terminal(self) -> bool:
         return self._terminal()
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.game is not None
-        return sorted(legal_indices(self.game.legal_actions(), self._g.variant))
+        assert self.episode is not None
+        return sorted(legal_indices(self.episode.game.legal_actions(), self._g.variant))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        n = self._g.num_deals
-        return [(i, 1.0 / n) for i in range(n)]
+        return list(_deal_outcomes(self._g.num_deals))
 
     def _apply_action(self, action: int) -> None:
-        if self.game is None:
-            self.game = Game(self._g.variant, self._g.players, int(action), self._g.rules)
-            self._start_results = len(self.game.hand_results)
+        c = self._g
+        if self.episode is None:
+            game = Game(c.variant, c.players, int(action), c.rules)
+            self.episode = Episode(game, c.hands, c.max_steps, c.reward, c.reward_scale, max_hands=c.max_hands)
             return
-        g = self.game
-        g.push(decode(int(action), g.legal_actions(), self._g.variant))
-        self._steps += 1
-        if self._steps >= MAX_STEPS_PER_HAND * self._g.hands:
-            self._truncated = True
+        g = self.episode.game
+        self.episode.push(decode(int(action), g.legal_actions(), c.variant))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -171,17 +200,16 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return describe_index(int(action), self._g.variant)
 
     def returns(self) -> list[float]:
-        g = self.game
-        if g is None or not self._terminal():
+        if self.episode is None or not self.episode.done:
             return [0.0] * self._g.players
-        return hand_rewards(g, self._start_results, 0.001)
+        return list(self.episode.returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
         """A state the player cannot tell from this one: unseen cards dealt again at random."""
         clone: CanastaState = self.clone()
-        g = clone.game
-        if g is None or clone._terminal():
+        if clone.episode is None or clone._terminal():
             return clone
+        g = clone.episode.game
         rng = random.Random(int(float(probability_sampler()) * 2**31))
         pool: list[int] = list(g.stock)
         keep: list[list[int]] = []
@@ -210,6 +238,12 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
                 for p in piles:
                     pool.extend(p[:-1])
         rng.shuffle(pool)
+        # the hands first, from the cards a hand may hold (never a red three the rules lay out at once):
+        # then every valid deal of the unseen cards is equally likely
+        for s in range(g.num_players):
+            if s != player_id:
+                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool)
+        rng.shuffle(pool)  # the cards a hand skipped are back at the end: shuffled in with the rest
         if g._feet:
             g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
                       for f, top in zip(g.feet, g.foot_shown, strict=True)]
@@ -220,13 +254,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g._ids:
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
-        for s in range(g.num_players):
-            if s == player_id:
-                continue
-            counts = list(keep[s])
-            for _ in range(g.hand_sizes[s] - sum(counts)):
-                counts[pool.pop()] += 1
-            g.hands[s] = counts
         g.stock = pool
         # the logs must not keep the true hidden cards either
         g.history = [(s, a, got if s == player_id else ()) for s, a, got in g.history]
@@ -239,10 +266,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         new = CanastaState.__new__(CanastaState)
         pyspiel.State.__init__(new, self.get_game())
         new._g = self._g
-        new.game = None if self.game is None else self.game.copy()
-        new._start_results = self._start_results
-        new._steps = self._steps
-        new._truncated = self._truncated
+        new.episode = None if self.episode is None else self.episode.copy()
         return new
 
     def __str__(self) -> str:
@@ -250,6 +274,28 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if g is None:
             return "deal pending"
         return json.dumps(g.to_dict(), sort_keys=True)
+
+
+def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) -> list[int]:
+    """``seat``'s hand: the ``kept`` counts plus ``n`` cards taken from the end of the shuffled ``pool``,
+    skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
+    counts = list(kept)
+    banned = set(never_held(game))
+    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if game._xr else n
+    skipped: list[int] = []
+    while n:
+        if not pool:
+            raise ValueError(f"too few unseen cards to deal seat {seat} a hand the rules allow")
+        c = pool.pop()
+        if c in banned or (game._xr and c in THREE_CODES and threes_left <= 0):
+            skipped.append(c)
+            continue
+        if game._xr and c in THREE_CODES:
+            threes_left -= 1
+        counts[c] += 1
+        n -= 1
+    pool.extend(skipped)  # the caller shuffles the pool again
+    return counts
 
 
 def information_state_text(game: Game, player: int) -> str:
@@ -283,11 +329,15 @@ class CanastaObserver:
     def __init__(self, iig_obs_type: Any, params: Any, variant: str = "classic", players: int | None = None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
+        #: perfect recall: the information state, which has a string (string_from) but no tensor
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.tensor = np.zeros(obs_size(variant, players), np.float64)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:
+        if self.perfect_recall:
+            raise pyspiel.SpielError("python_canasta has no information state tensor "
+                                     "(provides_information_state_tensor=False): use information_state_string")
         if state.game is None:
             self.tensor.fill(0.0)
             return
