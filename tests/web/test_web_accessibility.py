@@ -119,7 +119,7 @@ def test_replay_viewer_buttons_seats_and_pile(browser: Any, server: Server) -> N
         player.send({"type": "action", "action": legal[0], "version": player.version, "id": 1})
         player.until(lambda m: m.get("type") == "ack")
         player.close()
-        redacted = http.get(f"/api/games/{live['id']}/record", params={"token": live["tokens"]["0"]}).text
+        redacted = http.get(f"/api/games/{live['id']}/record", headers={"X-Seat-Token": live["tokens"]["0"]}).text
     page.goto(server.base + "/replay")
     page.fill("#text", record)
     page.click("#load")
