@@ -89,6 +89,15 @@ def _meld(cards: tuple[int, ...]) -> Action:
     return a
 
 
+def wild_meld_starts(hand: list[int]) -> list[tuple[int, ...]]:
+    """Every start of a meld of wild cards from ``hand``: three cards, each count of jokers held (0-3)
+    with 2s for the rest. A 2 stands for every 2 (suits of wild cards never matter), but a joker and a
+    2 differ (their values, and American's pure-deuces canasta), so each mix is a move of its own."""
+    twos = [c for c in _TWO_CODES for _ in range(hand[c])]
+    return [(JOKER,) * jokers + tuple(twos[:3 - jokers])
+            for jokers in range(max(0, 3 - len(twos)), min(3, hand[JOKER]) + 1)]
+
+
 def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
@@ -300,6 +309,9 @@ class Game(IdMeldRules, FootRules):
         self.take_snapshot: dict[str, Any] | None = None
         self.unusable: list[int] | None = None
         self.no_discard = False
+        #: a retract happened this turn: no new initial meld until the next turn (Bicycle allows
+        #: one retraction of an insufficient meld, with its penalty; meld and retract must not loop)
+        self.retracted = False
         #: the side completed its initial meld in this turn
         self.opened_turn = False
         if self._ids:
@@ -398,6 +410,15 @@ class Game(IdMeldRules, FootRules):
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, one per distinct effect (suits are canonical)."""
+        if self.retracted and self.phase == P_PLAY:
+            return [a for a in self._legal_actions() if not self._melds_after_retract(a)]
+        return self._legal_actions()
+
+    def _melds_after_retract(self, action: Action) -> bool:
+        """Whether ``action`` starts a meld after this turn's retract (refused: see :meth:`_do_retract`)."""
+        return action.kind == MELD and not (self._xr and _sr.is_three_layout(action))
+
+    def _legal_actions(self) -> list[Action]:
         if self._ids:
             return self._id_legal()
         if self.phase == P_DRAW:
@@ -471,13 +492,16 @@ class Game(IdMeldRules, FootRules):
         frozen = self.frozen or v.always_frozen or not self.opened[side]
         meld = self.melds[side].get(r)
         out: list[Action] = []
-        if nat >= 2:
-            a = nat_codes[0]
-            b = nat_codes[0] if hand[a] >= 2 else nat_codes[1]
-            out.append(Action(TAKE, (a, b)))
-        if not frozen and nat >= 1:
-            for w in self._wild_kinds(hand):
-                out.append(Action(TAKE, (nat_codes[0], w)))
+        held = [c for c in nat_codes for _ in range(hand[c])]
+        for order in self._special_orders(held):
+            if nat >= 2:
+                pair = Action(TAKE, (order[0], order[1]))
+                if pair not in out:
+                    out.append(pair)
+            if not frozen and nat >= 1:
+                for w in self._wild_kinds(hand):
+                    if Action(TAKE, (order[0], w)) not in out:
+                        out.append(Action(TAKE, (order[0], w)))
         if meld is not None and (not frozen or (v.frozen_pile_add_to_meld and self.opened[side])):
             out.append(Action(TAKE))
         if not out:
@@ -513,11 +537,12 @@ class Game(IdMeldRules, FootRules):
         discards: list[Action] = []
         ordinary = self._threes_ordinary
         # a meld of one natural and two wild cards, where the variant allows it (Mille)
-        wild_pair = None
+        # (each mix of jokers and 2s: a joker and a 2 differ in value)
+        wild_pairs: list[tuple[int, ...]] = []
         if self._min_naturals < 2:
-            all_w = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
-            if len(all_w) >= 2:
-                wild_pair = (all_w[0], all_w[1])
+            twos = [c for c in _TWO_CODES for _ in range(hand[c])]
+            wild_pairs = [(JOKER,) * jokers + tuple(twos[:2 - jokers])
+                          for jokers in range(max(0, 2 - len(twos)), min(2, hand[JOKER]) + 1)]
         for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
@@ -534,12 +559,17 @@ class Game(IdMeldRules, FootRules):
                 append(_ADD_NATURAL[first])
             elif nat >= 2:
                 codes = [c for c, k in zip(range(base, base + 4), (h0, h1, h2, h3), strict=True) for _ in range(k)]
-                if nat >= 3:
-                    append(_meld((codes[0], codes[1], codes[2])))
-                for w in wilds:
-                    append(_meld((codes[0], codes[1], w)))
-            elif wild_pair is not None:
-                append(_meld((first, *wild_pair)))
+                starts: list[tuple[int, ...]] = []
+                for order in self._special_orders(codes):
+                    if nat >= 3:
+                        starts.append((order[0], order[1], order[2]))
+                    starts.extend((order[0], order[1], w) for w in wilds)
+                    starts.extend((order[0], *pair) for pair in wild_pairs)
+                for start in starts if len(starts) == len(set(starts)) else dict.fromkeys(starts):
+                    append(_meld(start))
+            else:
+                for pair in wild_pairs:
+                    append(_meld((first, *pair)))
         if self._special_codes:
             self._special_actions(hand, full, melds, out, discards)
         if wilds:
@@ -560,14 +590,13 @@ class Game(IdMeldRules, FootRules):
             append(Action(MELD, tuple(codes[:3])))
             if bt == 4:
                 append(Action(MELD, tuple(codes)))
+        if bt and THREE in melds:  # the black threes melded in going out, and the rest of them after
+            append(Action(ADD, (12 if hand[12] else 15,), THREE))
         if v.wild_canastas and WILD_RANK not in melds:
-            nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
-            if nw >= 3:
-                codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
-                append(Action(MELD, tuple(codes[:3])))
+            out.extend(_meld(cards) for cards in wild_meld_starts(hand))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
-        if (size <= 4 or bt >= 3 or self.permission is not None) and not self._xr:
+        if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._xr:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             # (Modern American's filter_play below makes these checks itself)
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
@@ -600,6 +629,17 @@ class Game(IdMeldRules, FootRules):
         if self._feet:
             return self._ft_play_filter(out, pending_ok)
         return out
+
+    def _special_orders(self, codes: list[int]) -> list[list[int]]:
+        """The natural cards of a rank held, in the orders whose first cards start every distinct meld:
+        as held, and, where a card worth more than the rest of its rank is held (Mille's Q of
+        spades), also with the plain cards first (a meld with it and one without are different moves)."""
+        specials = self._special_codes
+        if not specials or not any(c in specials for c in codes):
+            return [codes]
+        plain_first = sorted(codes, key=lambda c: c in specials)
+        special_first = sorted(codes, key=lambda c: c not in specials)
+        return [codes, plain_first, special_first]
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
                          out: list[Action], discards: list[Action]) -> None:
@@ -675,6 +715,11 @@ class Game(IdMeldRules, FootRules):
         """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
         if not isinstance(action, Action):
             raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+        if self.retracted and self.phase == P_PLAY and self._melds_after_retract(action):
+            raise IllegalActionError(
+                "retracted-this-turn", "you retracted your insufficient meld this turn: no new initial meld until "
+                "your next turn (Bicycle 'Insufficient Melds': 'A player may also retract all cards in the meld', "
+                "once, with the penalty; meld and retract must not go round for ever)")
         if self._ids:
             self._id_check(action)
             return
@@ -1376,6 +1421,7 @@ class Game(IdMeldRules, FootRules):
         self.known[seat].sort()  # the melds came back in set order: keep the state canonical
         self.turn_created = set()
         self.pending_value = 0
+        self.retracted = True
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     def _go_out(self, seat: int) -> None:
@@ -1610,6 +1656,7 @@ class Game(IdMeldRules, FootRules):
             "take_snapshot": self.take_snapshot and {**self.take_snapshot, "cards": list(self.take_snapshot["cards"])},
             "unusable": self.unusable,
             "no_discard": self.no_discard,
+            "retracted": self.retracted,
             "history": [[s, a.kind, list(a.cards), a.target, list(g)] for s, a, g in self.history],
             "deals": self.deals,
         }
@@ -1667,6 +1714,7 @@ class Game(IdMeldRules, FootRules):
             g.take_snapshot = snap and {**snap, "cards": tuple(snap["cards"])}
             g.unusable = d["unusable"]
             g.no_discard = d["no_discard"]
+            g.retracted = bool(d.get("retracted", False))
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
             if g._xr:

@@ -120,6 +120,7 @@ class ClassicIdTurn:
     pile_aside: list[int] | None
     take_snapshot: dict[str, Any] | None
     no_discard: bool
+    retracted: bool
     next_meld_id: int
     return_phase: str
     scores: list[int]
@@ -825,6 +826,7 @@ class ClassicIdTurn:
         self.known[seat].sort()
         self.turn_created = set()
         self.pending_value = 0
+        self.retracted = True  # (Game.legal_actions and check: no new initial meld this turn)
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     # ------------------------------------------------------------- scoring

@@ -649,8 +649,9 @@ def play_actions(g: Game) -> list[Action] | None:
                 for w in wilds:
                     append(add_wild(w, r))
     if v.wild_canastas and wild_meld is None and nw >= 3:
-        codes = [c for c in (JOKER, 8, 9, 10, 11) for _ in range(hand[c])]
-        append(meld_action((codes[0], codes[1], codes[2])))
+        from canasta.engine.game import wild_meld_starts  # (game imports this module)
+
+        out.extend(meld_action(cards) for cards in wild_meld_starts(hand))
     pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
     if pending_ok and not g.no_discard:
         if g.pile:
