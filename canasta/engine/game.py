@@ -488,20 +488,13 @@ class Game(IdMeldRules, FootRules):
         r = top >> 2
         base = r * 4
         nat_codes = [base + s for s in range(4) if hand[base + s]]
-        nat = sum(hand[base:base + 4])
         frozen = self.frozen or v.always_frozen or not self.opened[side]
         meld = self.melds[side].get(r)
         out: list[Action] = []
         held = [c for c in nat_codes for _ in range(hand[c])]
-        for order in self._special_orders(held):
-            if nat >= 2:
-                pair = Action(TAKE, (order[0], order[1]))
-                if pair not in out:
-                    out.append(pair)
-            if not frozen and nat >= 1:
-                for w in self._wild_kinds(hand):
-                    if Action(TAKE, (order[0], w)) not in out:
-                        out.append(Action(TAKE, (order[0], w)))
+        out.extend(Action(TAKE, pair) for pair in self._natural_mixes(held, 2))
+        if not frozen:
+            out.extend(Action(TAKE, (*one, w)) for one in self._natural_mixes(held, 1) for w in self._wild_kinds(hand))
         if meld is not None and (not frozen or (v.frozen_pile_add_to_meld and self.opened[side])):
             out.append(Action(TAKE))
         if not out:
@@ -559,14 +552,14 @@ class Game(IdMeldRules, FootRules):
                 append(_ADD_NATURAL[first])
             elif nat >= 2:
                 codes = [c for c, k in zip(range(base, base + 4), (h0, h1, h2, h3), strict=True) for _ in range(k)]
-                starts: list[tuple[int, ...]] = []
-                for order in self._special_orders(codes):
-                    if nat >= 3:
-                        starts.append((order[0], order[1], order[2]))
-                    starts.extend((order[0], order[1], w) for w in wilds)
-                    starts.extend((order[0], *pair) for pair in wild_pairs)
-                for start in starts if len(starts) == len(set(starts)) else dict.fromkeys(starts):
+                for start in self._natural_mixes(codes, 3):
                     append(_meld(start))
+                for start in self._natural_mixes(codes, 2):
+                    for w in wilds:
+                        append(_meld((*start, w)))
+                for start in self._natural_mixes(codes, 1):
+                    for pair in wild_pairs:
+                        append(_meld((*start, *pair)))
             else:
                 for pair in wild_pairs:
                     append(_meld((first, *pair)))
@@ -630,16 +623,18 @@ class Game(IdMeldRules, FootRules):
             return self._ft_play_filter(out, pending_ok)
         return out
 
-    def _special_orders(self, codes: list[int]) -> list[list[int]]:
-        """The natural cards of a rank held, in the orders whose first cards start every distinct meld:
-        as held, and, where a card worth more than the rest of its rank is held (Mille's Q of
-        spades), also with the plain cards first (a meld with it and one without are different moves)."""
+    def _natural_mixes(self, codes: list[int], n: int) -> list[tuple[int, ...]]:
+        """Each distinct choice of ``n`` of the natural cards ``codes`` (one rank, with repeats): the first
+        ``n``, and where a card worth more than the rest of its rank is held (Mille's Q of spades),
+        each count of those cards (a meld with it and one without are different moves)."""
+        if len(codes) < n:
+            return []
         specials = self._special_codes
         if not specials or not any(c in specials for c in codes):
-            return [codes]
-        plain_first = sorted(codes, key=lambda c: c in specials)
-        special_first = sorted(codes, key=lambda c: c not in specials)
-        return [codes, plain_first, special_first]
+            return [tuple(codes[:n])]
+        special = [c for c in codes if c in specials]
+        plain = [c for c in codes if c not in specials]
+        return [(*special[:k], *plain[:n - k]) for k in range(n + 1) if k <= len(special) and n - k <= len(plain)]
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
                          out: list[Action], discards: list[Action]) -> None:
