@@ -467,6 +467,8 @@ class Game(IdMeldRules, FootRules):
 
     def _take_is_forced(self, takes: list[Action]) -> bool:
         mode = self.variant.rules["stock_out"]
+        if mode == "compulsory":  # Denexa: play goes on 'until a player ... is unable to take the discard pile'
+            return bool(takes)
         if mode != "forced_if_matches":
             return False
         return any(a.cards == () for a in takes)
@@ -488,7 +490,7 @@ class Game(IdMeldRules, FootRules):
         r = top >> 2
         base = r * 4
         nat_codes = [base + s for s in range(4) if hand[base + s]]
-        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        frozen = self.frozen or v.always_frozen or (not self.opened[side] and v.rules.get("unmelded_pile_frozen", True))
         meld = self.melds[side].get(r)
         out: list[Action] = []
         held = [c for c in nat_codes for _ in range(hand[c])]
@@ -870,7 +872,7 @@ class Game(IdMeldRules, FootRules):
         if not self._has_cards(hand, cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
         r = top >> 2
-        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        frozen = self.frozen or v.always_frozen or (not self.opened[side] and v.rules.get("unmelded_pile_frozen", True))
         meld = self.melds[side].get(r)
         nats = [c for c in cards if not _is_wild(c)]
         wilds = [c for c in cards if _is_wild(c)]
@@ -898,7 +900,7 @@ class Game(IdMeldRules, FootRules):
         rest = self._cards_joining_hand(self.pile, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
-            used = [*cards, top]
+            used = [*cards] if v.rules.get("initial_meld_from_hand", False) else [*cards, top]  # Terms: 'entirely from your hand'
             value = sum(v.values[c] for c in used)
             left = list(hand)
             for c in cards:
@@ -1249,7 +1251,8 @@ class Game(IdMeldRules, FootRules):
         self.pile = []
         self.frozen = False
         if not self.opened[side]:
-            self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
+            counted_top = 0 if v.rules.get("initial_meld_from_hand", False) else v.values[top]
+            self.pending_value += counted_top + sum(v.values[c] for c in action.cards)
             self.pile_aside = rest
             self._check_opened(side)
         else:
