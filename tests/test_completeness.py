@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from canasta.completeness import card_class, completeness_misses, fold_key, is_covered
+from canasta.engine.game import Game
 from canasta.notation import format_action, parse_action
 from tests.helpers import act, legal_texts, position
 
 
-def _assert_listed(game, move: str) -> None:  # type: ignore[no-untyped-def]
+def _assert_listed(game: Game, move: str) -> None:
     action = parse_action(move)
     game.check(action)  # the rules accept it ...
     assert is_covered(game, action), f"{move} passes check() but legal_actions() lists only {sorted(legal_texts(game))}"
@@ -132,3 +133,29 @@ def test_mille_special_cards_in_meld_starts_and_takes() -> None:
     take = position(2, variant="mille", hands={0: "Qs Qh Qd 5s 9h"}, pile="8s Qc", melds={0: ["Ks Kh Kd"]})
     _assert_listed(take, "take Qs Qh")
     _assert_listed(take, "take Qh Qd")
+
+
+_ALL_VARIANTS = ("classic", "uruguayan", "cuban", "mille", "american", "burraco", "samba", "bolivian", "brazilian",
+                 "chilean", "italian", "hand-and-foot", "triple-play")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(_ALL_VARIANTS), seed=st.integers(0, 10_000),
+       choices=st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=120))
+def test_positions_played_by_hypothesis_list_every_action_check_accepts(variant: str, seed: int,
+                                                                          choices: list[float]) -> None:
+    """Every variant, positions reached by Hypothesis-chosen play that prefers melds, additions and takes
+    (richer tables than uniform play): completeness at the position reached and at every tenth one before it."""
+    game = Game(variant, 2 if variant == "mille" else 4, seed)
+    for step, x in enumerate(choices):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        if step % 10 == 0:
+            assert completeness_misses(game)[1] == []
+        building = [a for a in legal if a.kind in ("meld", "add", "take")]
+        pool = building if building and x < 0.8 else legal
+        game.apply(pool[int(x * len(pool)) % len(pool)])
+    if not game.is_over:
+        misses = completeness_misses(game)[1]
+        assert misses == [], [format_action(a) for a in misses]
