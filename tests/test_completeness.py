@@ -159,3 +159,13 @@ def test_positions_played_by_hypothesis_list_every_action_check_accepts(variant:
     if not game.is_over:
         misses = completeness_misses(game)[1]
         assert misses == [], [format_action(a) for a in misses]
+
+
+def test_american_initial_mixed_meld_of_two_naturals_and_two_wild_cards_listed() -> None:
+    """Terms (the initial meld): 'May include multiple mixed melds of two cards and up to two wild cards';
+    a second wild card cannot be added to a meld begun with one, so `meld 8h 8d JK JK` is a start of its own
+    (found by `canasta soak --complete`: check() accepted it, legal_actions() did not list it)."""
+    game = position(variant="american", hands={0: "8h 8d JK JK 2c 2d 5s 6h 9c 10d Jh Qs Kc 4d"}, phase="play")
+    for move in ("meld 8h 8d JK JK", "meld 8h 8d JK 2d", "meld 8h 8d 2d 2c"):
+        _assert_listed(game, move)
+    assert completeness_misses(game)[1] == []

@@ -48,6 +48,7 @@ from canasta.engine.actions import (
 )
 from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
+from canasta.engine.idturn import RETRACTED_THIS_TURN
 from canasta.errors import IllegalActionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
@@ -89,13 +90,13 @@ def _meld(cards: tuple[int, ...]) -> Action:
     return a
 
 
-def wild_meld_starts(hand: list[int]) -> list[tuple[int, ...]]:
-    """Every start of a meld of wild cards from ``hand``: three cards, each count of jokers held (0-3)
-    with 2s for the rest. A 2 stands for every 2 (suits of wild cards never matter), but a joker and a
-    2 differ (their values, and American's pure-deuces canasta), so each mix is a move of its own."""
+def wild_mixes(hand: list[int], n: int) -> list[tuple[int, ...]]:
+    """Every choice of ``n`` wild cards from ``hand``: each count of jokers held with 2s for the rest. A 2
+    stands for every 2 (suits of wild cards never matter), but a joker and a 2 differ (their values, and
+    American's pure-deuces canasta), so each mix is a move of its own."""
     twos = [c for c in _TWO_CODES for _ in range(hand[c])]
-    return [(JOKER,) * jokers + tuple(twos[:3 - jokers])
-            for jokers in range(max(0, 3 - len(twos)), min(3, hand[JOKER]) + 1)]
+    return [(JOKER,) * jokers + tuple(twos[:n - jokers])
+            for jokers in range(max(0, n - len(twos)), min(n, hand[JOKER]) + 1)]
 
 
 def _is_wild(code: int) -> bool:
@@ -416,7 +417,11 @@ class Game(IdMeldRules, FootRules):
 
     def _melds_after_retract(self, action: Action) -> bool:
         """Whether ``action`` starts a meld after this turn's retract (refused: see :meth:`_do_retract`)."""
-        return action.kind == MELD and not (self._xr and _sr.is_three_layout(action))
+        return self.retracted and action.kind == MELD and not (self._xr and _sr.is_three_layout(action))
+
+    def _retracted_problem(self, raise_error: bool) -> bool:
+        """The refusal of a meld after this turn's retract (the meld checks of every family call it)."""
+        return self._fail(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
 
     def _legal_actions(self) -> list[Action]:
         if self._ids:
@@ -533,11 +538,10 @@ class Game(IdMeldRules, FootRules):
         ordinary = self._threes_ordinary
         # a meld of one natural and two wild cards, where the variant allows it (Mille)
         # (each mix of jokers and 2s: a joker and a 2 differ in value)
-        wild_pairs: list[tuple[int, ...]] = []
-        if self._min_naturals < 2:
-            twos = [c for c in _TWO_CODES for _ in range(hand[c])]
-            wild_pairs = [(JOKER,) * jokers + tuple(twos[:2 - jokers])
-                          for jokers in range(max(0, 2 - len(twos)), min(2, hand[JOKER]) + 1)]
+        wild_pairs = wild_mixes(hand, 2) if self._min_naturals < 2 else []
+        # Modern American's initial meld: 'mixed melds of two cards and up to two wild cards' (Terms),
+        # a start of its own (a second wild card cannot be added to a meld begun with one)
+        two_wild_starts = wild_mixes(hand, 2) if self._xr else []
         for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
@@ -559,6 +563,8 @@ class Game(IdMeldRules, FootRules):
                 for start in self._natural_mixes(codes, 2):
                     for w in wilds:
                         append(_meld((*start, w)))
+                    for pair in two_wild_starts:
+                        append(_meld((*start, *pair)))
                 for start in self._natural_mixes(codes, 1):
                     for pair in wild_pairs:
                         append(_meld((*start, *pair)))
@@ -588,7 +594,7 @@ class Game(IdMeldRules, FootRules):
         if bt and THREE in melds:  # the black threes melded in going out, and the rest of them after
             append(Action(ADD, (12 if hand[12] else 15,), THREE))
         if v.wild_canastas and WILD_RANK not in melds:
-            out.extend(_meld(cards) for cards in wild_meld_starts(hand))
+            out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
         if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._xr:
@@ -712,11 +718,6 @@ class Game(IdMeldRules, FootRules):
         """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
         if not isinstance(action, Action):
             raise IllegalActionError("not-an-action", f"{action!r} is not an action")
-        if self.retracted and self.phase == P_PLAY and self._melds_after_retract(action):
-            raise IllegalActionError(
-                "retracted-this-turn", "you retracted your insufficient meld this turn: no new initial meld until "
-                "your next turn (Bicycle 'Insufficient Melds': 'A player may also retract all cards in the meld', "
-                "once, with the penalty; meld and retract must not go round for ever)")
         if self._ids:
             self._id_check(action)
             return
@@ -937,6 +938,8 @@ class Game(IdMeldRules, FootRules):
         return "the pile is frozen: take it only with a natural pair matching the top card (Bicycle 'Frozen Pile')"
 
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
+        if self._melds_after_retract(action):
+            return self._retracted_problem(raise_error)
         if self._xr:
             return _sr.check_meld_like(self, action, raise_error)
         v = self.variant

@@ -65,6 +65,13 @@ _MELDS: dict[tuple[int, ...], Action] = {}
 _ADDS: dict[tuple[int, int], Action] = {}
 
 
+#: Why a meld is refused after the turn's retract (every family: Game._check_meld_like, _ct_check_meld).
+RETRACTED_THIS_TURN = (
+    "you retracted your insufficient meld this turn: no new initial meld until your next turn (Bicycle "
+    "'Insufficient Melds': 'A player may also retract all cards in the meld', once, with the penalty; meld and "
+    "retract must not go round for ever)")
+
+
 def _meld(cards: tuple[int, ...]) -> Action:
     a = _MELDS.get(cards)
     if a is None:
@@ -554,6 +561,8 @@ class ClassicIdTurn:
 
     def _ct_check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
+        if self.retracted and action.kind == MELD:  # one retract a turn, then no new initial meld (Game._do_retract)
+            return f(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
         seat = self.turn
         side = self._sides[seat]
         v = self.variant
