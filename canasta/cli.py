@@ -189,6 +189,8 @@ def soak(
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     rule: RuleOpt = None,
     max_game_hands: Annotated[int, typer.Option(help="leave a game after this many hands and start the next seed")] = 200,
+    complete: Annotated[bool, typer.Option("--complete", help="also check that legal_actions() lists every action "
+                                                              "check() accepts (slow)")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Random legal hands with every invariant checked at every step."""
@@ -196,7 +198,7 @@ def soak(
 
     try:
         result = run_soak(variant=variant, players=player_count(variant, players), hands=hands, seed=seed, rules=parse_rules(rule),
-                          max_game_hands=max_game_hands)
+                          max_game_hands=max_game_hands, complete=complete)
     except CanastaError as exc:
         fail(str(exc))
         return

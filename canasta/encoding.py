@@ -31,6 +31,11 @@ index       action
             straight, pairs, pairs-wild, garbage, zip-code
 917         Modern American: ``meld 3h`` laying out a *red* three (a black three's
             is the meld slot of threes with one natural); ``num_actions`` is 918
+912..1319   Mille: a ``meld`` or ``take`` holding ``k`` (1..3) of the Q of spades or
+            the J of diamonds (their values differ from the rest of their rank, so
+            each count is a move of its own): 912 + ((kind * 2 + card) * 34 + shape)
+            * 3 + k - 1, kind 0 meld / 1 take, card 0 queen / 1 jack;
+            ``num_actions`` is 1320
 ==========  =====================================================================
 
 ``slot`` is the meld's rank: 0..10 for the natural ranks 4..A, 11 for the meld
@@ -157,6 +162,10 @@ def encode_action(action: Action, variant: str | None = None) -> int:
     kind = action.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
+    if kind in _MIX_KINDS and _has_special_cards(variant):
+        mixed = _mix_index(action)
+        if mixed is not None:
+            return mixed
     if kind == SPECIAL:
         if variant is None or not _xr(variant) or action.cards or not 1 <= action.target <= len(SPECIAL_HANDS):
             raise ValueError(f"no index for {action!r}")
@@ -197,6 +206,13 @@ def describe_index(index: int, variant: str | None = None) -> str:
         return "take with two jokers" if index == FEET_TAKE_BASE else "take with two twos"
     if variant is not None and _passing(variant) and index in (KEEP_BASE, KEEP_BASE + 1):
         return f"keep {index - KEEP_BASE + 1}"
+    if _has_special_cards(variant) and MIX_BASE <= index < MIX_BASE + MIX_SIZE:
+        rest, k = divmod(index - MIX_BASE, 3)
+        rest, shape = divmod(rest, len(SHAPES))
+        kind_i, card_i = divmod(rest, 2)
+        n, j, t = SHAPES[shape]
+        card_name = "the queen of spades" if card_i == 0 else "the jack of diamonds"
+        return f"{_MIX_KINDS[kind_i]} with {k + 1} of {card_name}: {n} naturals, {j} jokers, {t} twos (Mille)"
     if variant is not None and _xr(variant):
         if SPECIAL_HAND_BASE <= index < SPECIAL_HAND_BASE + len(SPECIAL_HANDS):
             return f"special {SPECIAL_HANDS[index - SPECIAL_HAND_BASE]}"
@@ -225,6 +241,37 @@ def describe_index(index: int, variant: str | None = None) -> str:
     where = f"rank {slot + 4}" if slot < 11 else ("wild cards" if slot == 11 else "black threes")
     n, j, t = SHAPES[shape]
     return f"{kind} {where}: {n} naturals, {j} jokers, {t} twos"
+
+
+#: Mille: melds and takes holding special cards (see the table above).
+MIX_BASE = NUM_ACTIONS
+_MIX_KINDS = (MELD, TAKE)
+MIX_SIZE = len(_MIX_KINDS) * len(_SPECIAL_CARDS) * len(SHAPES) * 3
+_MIX_VARIANTS: dict[str, bool] = {}
+
+
+def _has_special_cards(variant: str | None) -> bool:
+    """Does ``variant`` value a card above the rest of its rank (Mille's Q of spades, J of diamonds)?"""
+    if variant is None:
+        return False
+    known = _MIX_VARIANTS.get(variant)
+    if known is None:
+        from canasta.variants import find_variant
+
+        cls = find_variant(variant)
+        values: list[int] = getattr(cls(cls.player_counts[0]), "values", None) or [0] * NUM_CODES
+        known = _MIX_VARIANTS[variant] = any(values[c] != values[(c >> 2) * 4 + 1] for c in _SPECIAL_CARDS)
+    return known
+
+
+def _mix_index(action: Action) -> int | None:
+    """The index of a Mille meld or take holding special cards (None for any other action)."""
+    specials = [c for c in action.cards if c in _SPECIAL_CARDS]
+    shape = _SHAPE_INDEX.get(_shape(action.cards))
+    if action.kind not in _MIX_KINDS or not specials or shape is None or len(specials) > 3:
+        return None
+    card_i = _SPECIAL_CARDS.index(specials[0])
+    return MIX_BASE + ((_MIX_KINDS.index(action.kind) * 2 + card_i) * len(SHAPES) + shape) * 3 + len(specials) - 1
 
 
 def legal_indices(legal: Sequence[Action], variant: str | None = None) -> dict[int, Action]:
@@ -378,6 +425,8 @@ def num_actions(variant: str | None = None) -> int:
         return KEEP_BASE + 2 if _passing(variant) else KEEP_BASE
     if variant is not None and _xr(variant):
         return RED_THREE_LAYOUT + 1
+    if _has_special_cards(variant):
+        return MIX_BASE + MIX_SIZE
     return NUM_ACTIONS
 
 

@@ -14,6 +14,16 @@ at every step
     * card conservation: ``game.card_count() == len(game.variant.deck())``;
     * the cards shown as known to be in a hand (``known_hands``) are in it;
     * progress: no hand goes on for more than ``max_hand_actions`` actions;
+    * bounded turns (issue 21: "meld then retract repeats forever"): at most one
+      ``retract`` a turn, at most ``8 + 2 * c`` actions in a turn where ``c`` is the most
+      cards the player held in it (every meld or addition lays down a card, and only a
+      draw, a take or the one retract bring cards back), and at most
+      :func:`turn_bound` turns a hand; so a hand takes at most :func:`hand_action_bound`
+      actions;
+    * with ``complete=True`` (``canasta soak --complete``), completeness: every candidate
+      action of :func:`canasta.completeness.candidate_actions` that ``check()`` accepts is
+      covered by ``legal_actions()`` up to the documented folding (a miss is a failure of
+      kind ``incomplete``);
 
 a game still going after ``max_game_hands`` hands is left there (``games_capped``)
 and the run goes on with the next seed: random play seldom reaches a high target
@@ -49,7 +59,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from canasta.engine.actions import Action
+from canasta.completeness import completeness_misses
+from canasta.engine.actions import RETRACT, Action
 from canasta.engine.game import P_DRAW, WILD_RANK, Game
 from canasta.errors import IllegalActionError
 from canasta.notation import format_action
@@ -198,6 +209,27 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
                                       f"the final table scores {dict(expected)}")
 
 
+#: Actions a turn may take besides laying down and taking back cards (draw or take, ask, an answer,
+#: retract, discard or end, a three laid out, a special hand), with room to spare.
+TURN_BASE_ACTIONS = 8
+
+
+def turn_bound(game: Game) -> int:
+    """Most turns a hand may take: every turn draws from the stock (whose cards, with the pile turned
+    over as the table rules allow, number at most ``(restocks + 1)`` times the deck) or takes the pile
+    and so lays at least one card down for good (Burraco, whose take lays nothing down, ends a hand after
+    an orbit of one-card takes): twice the deck per restock, with room to spare."""
+    v = game.variant
+    limit: int | None = getattr(v, "restock_limit", None)
+    restocks = 1 if limit is None else limit
+    return 2 * len(v.deck()) * (restocks + 2)
+
+
+def hand_action_bound(game: Game) -> int:
+    """Most actions a hand may take: :func:`turn_bound` turns of at most ``8 + 2 * deck`` actions."""
+    return turn_bound(game) * (TURN_BASE_ACTIONS + 2 * len(game.variant.deck()))
+
+
 def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
     """Replay the actions since ``checkpoint`` with the next deal suppressed: the final table."""
     table = checkpoint.copy()
@@ -214,7 +246,7 @@ def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
 def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
                hands_left: int, check_listed: bool, max_hand_actions: int, max_game_hands: int,
                stats: dict[str, int],
-               kinds: dict[str, int], endings: dict[str, int]) -> dict[str, Any] | None:
+               kinds: dict[str, int], endings: dict[str, int], complete: bool = False) -> dict[str, Any] | None:
     """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
     index = 0  # index (within the game) of the action being taken
     hand_no = 1
@@ -230,6 +262,9 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
         checkpoint = game.copy()
         since: list[Action] = []
         hand_start = 0  # index of the first action of the current hand
+        turn_key = (game.hand_no, game.turn)
+        turn_actions = turn_retracts = turns_in_hand = 0
+        turn_most_cards = max(game.hand_sizes)
         if game.card_count() != expected_cards:
             raise _Failure("cards", f"the deal leaves {game.card_count()} cards in play, the deck has {expected_cards}")
         while True:
@@ -250,7 +285,23 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                 raise _Failure("endless", f"hand {hand_no} still going after {index - hand_start:,} actions "
                                           f"(stock {len(game.stock)}, pile {len(game.pile)}, hand sizes {game.hand_sizes}); "
                                           f"now legal: {[format_action(a) for a in game.legal_actions()]}")
+            if (game.hand_no, game.turn) != turn_key:  # a new turn
+                turns_in_hand = 1 if game.hand_no != turn_key[0] else turns_in_hand + 1
+                turn_key = (game.hand_no, game.turn)
+                turn_actions = turn_retracts = 0
+                turn_most_cards = game.hand_sizes[game.turn]
+                if turns_in_hand > turn_bound(game):
+                    raise _Failure("endless", f"hand {hand_no}: {turns_in_hand} turns, over the bound {turn_bound(game)}")
             legal = game.legal_actions()
+            if complete:
+                checked, misses = completeness_misses(game)
+                stats["positions_checked"] += 1
+                stats["candidates_checked"] += checked
+                if misses:
+                    stats["misses"] += len(misses)
+                    action = misses[0]
+                    raise _Failure("incomplete", f"check() accepts {[format_action(a) for a in misses]}, "
+                                                 f"legal_actions() lists {[format_action(a) for a in legal]}")
             if not legal:
                 raise _Failure("stuck", f"phase {game.phase!r}, seat {game.actor} to act, no legal action")
             if len(set(legal)) != len(legal):
@@ -271,6 +322,16 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
             except IllegalActionError as exc:
                 raise _Failure("refused", f"legal_actions() listed it, apply() refused it: {exc}") from exc
             since.append(action)
+            turn_actions += 1
+            turn_retracts += action.kind == RETRACT
+            turn_most_cards = max(turn_most_cards, game.hand_sizes[game.turn] if game.turn == turn_key[1] else 0)
+            stats["max_retracts_per_turn"] = max(stats["max_retracts_per_turn"], turn_retracts)
+            stats["max_hand_actions_seen"] = max(stats["max_hand_actions_seen"], index + 1 - hand_start)
+            if turn_retracts > 1:
+                raise _Failure("retract-loop", f"hand {hand_no}: {turn_retracts} retracts in one turn")
+            if turn_actions > TURN_BASE_ACTIONS + 2 * turn_most_cards:
+                raise _Failure("endless", f"hand {hand_no}: {turn_actions} actions in one turn, over the bound "
+                                          f"{TURN_BASE_ACTIONS} + 2 x {turn_most_cards} cards held")
             stats["actions"] += 1
             kinds[action.kind] = kinds.get(action.kind, 0) + 1
             if game.card_count() != expected_cards:
@@ -338,7 +399,7 @@ def _failure_record(seed: int, index: int, hand_no: int, kind: str, message: str
 
 def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, seed: int = 0,
              rules: dict[str, Any] | None = None, max_failures: int = 1000, check_listed: bool = True,
-             max_hand_actions: int = 20_000, max_game_hands: int = 200,
+             max_hand_actions: int = 20_000, max_game_hands: int = 200, complete: bool = False,
              progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play random legal games until ``hands`` hands have finished, checking invariants.
 
@@ -352,11 +413,15 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
     hundred) is a failure of kind ``endless``. A game is left after ``max_game_hands``
     hands (counted in ``games_capped``) and the next seed starts.
     ``check_listed=False`` checks only the chosen action (about twice as fast).
+    ``complete=True`` checks completeness at every position (``positions_checked``,
+    ``candidates_checked``, ``misses``; much slower: each position asks ``check()`` about
+    hundreds of candidates).
     ``progress``, if given, is called with the running counts after every game.
     """
-    Game(variant, players, seed, rules)  # validate the configuration first
+    first = Game(variant, players, seed, rules)  # validate the configuration first
     stats = {"hands": 0, "hands_rescored": 0, "hands_unrescored": 0, "actions": 0, "games": 0,
-             "games_finished": 0, "games_capped": 0}
+             "games_finished": 0, "games_capped": 0, "positions_checked": 0, "candidates_checked": 0,
+             "misses": 0, "max_retracts_per_turn": 0, "max_hand_actions_seen": 0}
     failures: list[dict[str, Any]] = []
     failure_count = 0
     kinds: dict[str, int] = {}    # actions taken, by kind (what the random play exercised)
@@ -372,7 +437,7 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
         failure = _play_game(game_seed, variant=variant, players=players, rules=rules,
                              hands_left=hands - stats["hands"], check_listed=check_listed,
                              max_hand_actions=max_hand_actions, max_game_hands=max_game_hands, stats=stats,
-                             kinds=kinds, endings=endings)
+                             kinds=kinds, endings=endings, complete=complete)
         if failure is not None:
             failure_count += 1
             if len(failures) < MAX_FAILURES_KEPT:
@@ -388,6 +453,8 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
         "seeds": [seed, game_seed - 1],
         "hands_requested": hands,
         "check_listed": check_listed,
+        "complete": complete,
+        "hand_action_bound": hand_action_bound(first),
         **stats,
         "seconds": round(time.perf_counter() - start, 2),
         "action_kinds": dict(sorted(kinds.items())),
@@ -424,6 +491,11 @@ def render_soak(result: dict[str, Any]) -> str:
         f"games {result['games']:,} ({result['games_finished']:,} played to the end), "
         f"actions {result['actions']:,}, {result['seconds']:.1f} s",
     ]
+    if result.get("complete"):
+        lines.append(f"completeness: {result['positions_checked']:,} positions, {result['candidates_checked']:,} "
+                     f"candidates asked of check(), {result['misses']:,} misses")
+    lines.append(f"most actions in a hand {result['max_hand_actions_seen']:,} (bound {result['hand_action_bound']:,}), "
+                 f"most retracts in a turn {result['max_retracts_per_turn']}")
     if result.get("games_capped"):
         lines.append(f"games left after the hand limit: {result['games_capped']:,}")
     if result.get("action_kinds"):

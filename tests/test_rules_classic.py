@@ -1278,3 +1278,62 @@ def test_option_failed_go_out_penalty() -> None:
     g = _ask_position(rules={"failed_go_out_penalty": 40})
     act(g, "ask", "yes", "draw", "discard 9d", "draw", "meld 6c 6d 6h", "discard 4c")
     assert items(g, 0)["failed_go_out"] == -40
+
+
+# ---------------------------------------------------------------- readings the texts disagree on (issue 17.8)
+def test_option_stock_out_compulsory_denexa_takes_whenever_legal() -> None:
+    """Denexa: 'play continues with players taking the discard pile, melding if able, and discarding, until a
+    player goes out as normal, or is unable to take the discard pile, at which point the hand ends'."""
+    g = position(hands={0: "4c 9s 9h", 1: "6c"}, pile="9d", rest="pile", frozen=False,
+                 melds={0: ["Kc Kd Kh"]}, rules={"stock_out": "compulsory"})
+    assert "end" not in legal_texts(g) and "take 9s 9h" in legal_texts(g)
+    assert_illegal(g, "end", "forced-take")
+    unable = position(hands={0: "4c 5c", 1: "6c"}, pile="9d", rest="pile", frozen=False,
+                      melds={0: ["Kc Kd Kh"]}, rules={"stock_out": "compulsory"})
+    assert legal_texts(unable) == {"end"}
+
+
+def test_option_unmelded_pile_frozen_false_bicycle_freezes_only_by_wild_card_or_three() -> None:
+    """Fragment: 'If your team has not yet melded any cards onto the table ... the discard pile is frozen' (default);
+    Bicycle, Denexa and the Encyclopedia freeze the pile only by a wild card or a three, so a side that has not
+    melded takes an unfrozen pile with a natural card and a wild card (Bicycle: 'When the pile is not frozen, the
+    top card of the discard may be melded with a natural card and wild card')."""
+    hands = {0: "Ks 2c 9h 9d 9c 7s 7h 7d 6c 4c"}
+    fragment = position(hands=hands, pile="5s Kh", frozen=False)
+    assert "take Ks 2c" not in legal_texts(fragment)
+    assert_illegal(fragment, "take Ks 2c", "pile-frozen")
+    bicycle = position(hands=hands, pile="5s Kh", frozen=False, rules={"unmelded_pile_frozen": False})
+    assert "take Ks 2c" in legal_texts(bicycle)
+    act(bicycle, "take Ks 2c")
+    assert bicycle.pending_value == 10 + 20 + 10
+
+
+def test_option_initial_meld_from_hand_terms_does_not_count_the_top_card() -> None:
+    """Terms: 'In our game (including Modern American), the initial meld must be made entirely from your hand';
+    Bicycle (default): 'A partnership may use the top card of the discard to form the first meld'."""
+    hands = {0: "Ah Ad Kh Kd Kc 6s 7c 8d 9s 4c"}  # with the A on the pile: A A A 60 + K K K 30 = 90 (minimum 50)
+    bicycle = position(hands=hands, pile="5s Ac", frozen=False)
+    act(bicycle, "take Ah Ad")
+    assert bicycle.pending_value == 60
+    terms = position(hands=hands, pile="5s Ac", frozen=False, rules={"initial_meld_from_hand": True})
+    act(terms, "take Ah Ad")
+    assert terms.pending_value == 40  # the top card is not counted
+    act(terms, "meld Kh Kd Kc")
+    assert terms.opened[0]  # 40 + 30 from the hand reaches 50
+    short = position(hands={0: "Ah Ad 6s 7c 8d 9s 4c 5h 10c"}, pile="5s Ac", frozen=False,
+                     rules={"initial_meld_from_hand": True})
+    assert "take Ah Ad" not in legal_texts(short)  # 40 from the hand cannot reach 50 without the top card
+    assert_illegal(short, "take Ah Ad", "minimum-count")
+
+
+def test_bicycle_insufficient_meld_corrected_by_melding_additional_cards_in_the_same_turn() -> None:
+    """Bicycle 'Insufficient Melds': 'If a player puts down fewer cards than needed for the minimum count, the
+    player may correct the error by melding additional cards during the same turn. A player may rearrange the
+    cards already melded but only to correct the minimum count.' Reading (docs/variants/classic.md): the
+    correction is new melds and additions to the pending melds, both listed; moving cards between melds does
+    not change the count and is not offered."""
+    g = position(hands={0: "5s 5h 5d 5c 2c Kh Kd Kc 9s 4c"}, phase="play")
+    act(g, "meld 5s 5h 5d")  # 15 of the 50 needed
+    assert not g.opened[0] and {"add 5 5c", "add 5 2c", "meld Kh Kd Kc", "retract"} <= legal_texts(g)
+    act(g, "add 5 5c", "add 5 2c", "meld Kh Kd Kc")  # 20 + 20 + 30 = 70
+    assert g.opened[0] and g.minimum_extra[0] == 0

@@ -49,6 +49,7 @@ from canasta.engine.actions import (
 )
 from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
+from canasta.engine.idturn import RETRACTED_THIS_TURN
 from canasta.errors import IllegalActionError, OptionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
@@ -88,6 +89,15 @@ def _meld(cards: tuple[int, ...]) -> Action:
     if a is None:
         a = _MELD_CACHE[cards] = Action(MELD, cards)
     return a
+
+
+def wild_mixes(hand: list[int], n: int) -> list[tuple[int, ...]]:
+    """Every choice of ``n`` wild cards from ``hand``: each count of jokers held with 2s for the rest. A 2
+    stands for every 2 (suits of wild cards never matter), but a joker and a 2 differ (their values, and
+    American's pure-deuces canasta), so each mix is a move of its own."""
+    twos = [c for c in _TWO_CODES for _ in range(hand[c])]
+    return [(JOKER,) * jokers + tuple(twos[:n - jokers])
+            for jokers in range(max(0, n - len(twos)), min(n, hand[JOKER]) + 1)]
 
 
 def _is_wild(code: int) -> bool:
@@ -311,6 +321,9 @@ class Game(IdMeldRules, FootRules):
         self.take_snapshot: dict[str, Any] | None = None
         self.unusable: list[int] | None = None
         self.no_discard = False
+        #: a retract happened this turn: no new initial meld until the next turn (Bicycle allows
+        #: one retraction of an insufficient meld, with its penalty; meld and retract must not loop)
+        self.retracted = False
         #: the side completed its initial meld in this turn
         self.opened_turn = False
         if self._ids:
@@ -411,6 +424,19 @@ class Game(IdMeldRules, FootRules):
     # ------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Action]:
         """Every legal action now, one per distinct effect (suits are canonical)."""
+        if self.retracted and self.phase == P_PLAY:
+            return [a for a in self._legal_actions() if not self._melds_after_retract(a)]
+        return self._legal_actions()
+
+    def _melds_after_retract(self, action: Action) -> bool:
+        """Whether ``action`` starts a meld after this turn's retract (refused: see :meth:`_do_retract`)."""
+        return self.retracted and action.kind == MELD and not (self._xr and _sr.is_three_layout(action))
+
+    def _retracted_problem(self, raise_error: bool) -> bool:
+        """The refusal of a meld after this turn's retract (the meld checks of every family call it)."""
+        return self._fail(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
+
+    def _legal_actions(self) -> list[Action]:
         if self._ids:
             return self._id_legal()
         if self.phase == P_DRAW:
@@ -459,6 +485,8 @@ class Game(IdMeldRules, FootRules):
 
     def _take_is_forced(self, takes: list[Action]) -> bool:
         mode = self.variant.rules["stock_out"]
+        if mode == "compulsory":  # Denexa: play goes on 'until a player ... is unable to take the discard pile'
+            return bool(takes)
         if mode != "forced_if_matches":
             return False
         return any(a.cards == () for a in takes)
@@ -480,17 +508,13 @@ class Game(IdMeldRules, FootRules):
         r = top >> 2
         base = r * 4
         nat_codes = [base + s for s in range(4) if hand[base + s]]
-        nat = sum(hand[base:base + 4])
-        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        frozen = self.frozen or v.always_frozen or (not self.opened[side] and v.rules.get("unmelded_pile_frozen", True))
         meld = self.melds[side].get(r)
         out: list[Action] = []
-        if nat >= 2:
-            a = nat_codes[0]
-            b = nat_codes[0] if hand[a] >= 2 else nat_codes[1]
-            out.append(Action(TAKE, (a, b)))
-        if not frozen and nat >= 1:
-            for w in self._wild_kinds(hand):
-                out.append(Action(TAKE, (nat_codes[0], w)))
+        held = [c for c in nat_codes for _ in range(hand[c])]
+        out.extend(Action(TAKE, pair) for pair in self._natural_mixes(held, 2))
+        if not frozen:
+            out.extend(Action(TAKE, (*one, w)) for one in self._natural_mixes(held, 1) for w in self._wild_kinds(hand))
         if meld is not None and (not frozen or (v.frozen_pile_add_to_meld and self.opened[side])):
             out.append(Action(TAKE))
         if not out:
@@ -526,11 +550,11 @@ class Game(IdMeldRules, FootRules):
         discards: list[Action] = []
         ordinary = self._threes_ordinary
         # a meld of one natural and two wild cards, where the variant allows it (Mille)
-        wild_pair = None
-        if self._min_naturals < 2:
-            all_w = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
-            if len(all_w) >= 2:
-                wild_pair = (all_w[0], all_w[1])
+        # (each mix of jokers and 2s: a joker and a 2 differ in value)
+        wild_pairs = wild_mixes(hand, 2) if self._min_naturals < 2 else []
+        # Modern American's initial meld: 'mixed melds of two cards and up to two wild cards' (Terms),
+        # a start of its own (a second wild card cannot be added to a meld begun with one)
+        two_wild_starts = wild_mixes(hand, 2) if self._xr else []
         for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
@@ -547,12 +571,19 @@ class Game(IdMeldRules, FootRules):
                 append(_ADD_NATURAL[first])
             elif nat >= 2:
                 codes = [c for c, k in zip(range(base, base + 4), (h0, h1, h2, h3), strict=True) for _ in range(k)]
-                if nat >= 3:
-                    append(_meld((codes[0], codes[1], codes[2])))
-                for w in wilds:
-                    append(_meld((codes[0], codes[1], w)))
-            elif wild_pair is not None:
-                append(_meld((first, *wild_pair)))
+                for start in self._natural_mixes(codes, 3):
+                    append(_meld(start))
+                for start in self._natural_mixes(codes, 2):
+                    for w in wilds:
+                        append(_meld((*start, w)))
+                    for pair in two_wild_starts:
+                        append(_meld((*start, *pair)))
+                for start in self._natural_mixes(codes, 1):
+                    for pair in wild_pairs:
+                        append(_meld((*start, *pair)))
+            else:
+                for pair in wild_pairs:
+                    append(_meld((first, *pair)))
         if self._special_codes:
             self._special_actions(hand, full, melds, out, discards)
         if wilds:
@@ -573,14 +604,13 @@ class Game(IdMeldRules, FootRules):
             append(Action(MELD, tuple(codes[:3])))
             if bt == 4:
                 append(Action(MELD, tuple(codes)))
+        if bt and THREE in melds:  # the black threes melded in going out, and the rest of them after
+            append(Action(ADD, (12 if hand[12] else 15,), THREE))
         if v.wild_canastas and WILD_RANK not in melds:
-            nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
-            if nw >= 3:
-                codes = [c for c in (JOKER, *_TWO_CODES) for _ in range(hand[c])]
-                append(Action(MELD, tuple(codes[:3])))
+            out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
-        if (size <= 4 or bt >= 3 or self.permission is not None) and not self._xr:
+        if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._xr:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             # (Modern American's filter_play below makes these checks itself)
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
@@ -613,6 +643,19 @@ class Game(IdMeldRules, FootRules):
         if self._feet:
             return self._ft_play_filter(out, pending_ok)
         return out
+
+    def _natural_mixes(self, codes: list[int], n: int) -> list[tuple[int, ...]]:
+        """Each distinct choice of ``n`` of the natural cards ``codes`` (one rank, with repeats): the first
+        ``n``, and where a card worth more than the rest of its rank is held (Mille's Q of spades),
+        each count of those cards (a meld with it and one without are different moves)."""
+        if len(codes) < n:
+            return []
+        specials = self._special_codes
+        if not specials or not any(c in specials for c in codes):
+            return [tuple(codes[:n])]
+        special = [c for c in codes if c in specials]
+        plain = [c for c in codes if c not in specials]
+        return [(*special[:k], *plain[:n - k]) for k in range(n + 1) if k <= len(special) and n - k <= len(plain)]
 
     def _special_actions(self, hand: list[int], full: list[int], melds: dict[int, Meld],
                          out: list[Action], discards: list[Action]) -> None:
@@ -844,7 +887,7 @@ class Game(IdMeldRules, FootRules):
         if not self._has_cards(hand, cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
         r = top >> 2
-        frozen = self.frozen or v.always_frozen or not self.opened[side]
+        frozen = self.frozen or v.always_frozen or (not self.opened[side] and v.rules.get("unmelded_pile_frozen", True))
         meld = self.melds[side].get(r)
         nats = [c for c in cards if not _is_wild(c)]
         wilds = [c for c in cards if _is_wild(c)]
@@ -875,7 +918,7 @@ class Game(IdMeldRules, FootRules):
         rest = self._cards_joining_hand(self.pile, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
-            used = [*cards, top]
+            used = [*cards] if v.rules.get("initial_meld_from_hand", False) else [*cards, top]  # Terms: 'entirely from your hand'
             value = sum(v.values[c] for c in used)
             left = list(hand)
             for c in cards:
@@ -913,6 +956,8 @@ class Game(IdMeldRules, FootRules):
         return "the pile is frozen: take it only with a natural pair matching the top card (Bicycle 'Frozen Pile')"
 
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
+        if self._melds_after_retract(action):
+            return self._retracted_problem(raise_error)
         if self._xr:
             return _sr.check_meld_like(self, action, raise_error)
         v = self.variant
@@ -1231,7 +1276,8 @@ class Game(IdMeldRules, FootRules):
         self.pile = []
         self.frozen = False
         if not self.opened[side]:
-            self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
+            counted_top = 0 if v.rules.get("initial_meld_from_hand", False) else v.values[top]
+            self.pending_value += counted_top + sum(v.values[c] for c in action.cards)
             self.pile_aside = rest
             self._check_opened(side)
         else:
@@ -1397,6 +1443,7 @@ class Game(IdMeldRules, FootRules):
         self.known[seat].sort()  # the melds came back in set order: keep the state canonical
         self.turn_created = set()
         self.pending_value = 0
+        self.retracted = True
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     def _go_out(self, seat: int) -> None:
@@ -1638,6 +1685,7 @@ class Game(IdMeldRules, FootRules):
             "take_snapshot": self.take_snapshot and {**self.take_snapshot, "cards": list(self.take_snapshot["cards"])},
             "unusable": self.unusable,
             "no_discard": self.no_discard,
+            "retracted": self.retracted,
             "history": [[s, a.kind, list(a.cards), a.target, list(g)] for s, a, g in self.history],
             "deals": self.deals,
         }
@@ -1696,6 +1744,7 @@ class Game(IdMeldRules, FootRules):
             g.take_snapshot = snap and {**snap, "cards": tuple(snap["cards"])}
             g.unusable = d["unusable"]
             g.no_discard = d["no_discard"]
+            g.retracted = bool(d.get("retracted", False))
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
             if g._xr:

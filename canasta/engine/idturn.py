@@ -65,6 +65,13 @@ _MELDS: dict[tuple[int, ...], Action] = {}
 _ADDS: dict[tuple[int, int], Action] = {}
 
 
+#: Why a meld is refused after the turn's retract (every family: Game._check_meld_like, _ct_check_meld).
+RETRACTED_THIS_TURN = (
+    "you retracted your insufficient meld this turn: no new initial meld until your next turn (Bicycle "
+    "'Insufficient Melds': 'A player may also retract all cards in the meld', once, with the penalty; meld and "
+    "retract must not go round for ever)")
+
+
 def _meld(cards: tuple[int, ...]) -> Action:
     a = _MELDS.get(cards)
     if a is None:
@@ -120,6 +127,7 @@ class ClassicIdTurn:
     pile_aside: list[int] | None
     take_snapshot: dict[str, Any] | None
     no_discard: bool
+    retracted: bool
     next_meld_id: int
     return_phase: str
     scores: list[int]
@@ -553,6 +561,8 @@ class ClassicIdTurn:
 
     def _ct_check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
+        if self.retracted and action.kind == MELD:  # one retract a turn, then no new initial meld (Game._do_retract)
+            return f(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
         seat = self.turn
         side = self._sides[seat]
         v = self.variant
@@ -825,6 +835,7 @@ class ClassicIdTurn:
         self.known[seat].sort()
         self.turn_created = set()
         self.pending_value = 0
+        self.retracted = True  # (Game.legal_actions and check: no new initial meld this turn)
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     # ------------------------------------------------------------- scoring

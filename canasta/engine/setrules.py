@@ -627,6 +627,19 @@ def play_actions(g: Game) -> list[Action] | None:
             if dirty_new and r != SEVEN:
                 for w in wilds:
                     append(meld_action((*pair, w)))
+                if nw >= 2:  # Terms: 'mixed melds of two cards and up to two wild cards' (a start of its own)
+                    two_wilds = (vcls, r, 2, 2)
+                    ok = _INITIAL_WILDS_OK.get(two_wilds)
+                    if ok is None:
+                        ok = _INITIAL_WILDS_OK[two_wilds] = v.wild_problem(r, 2, 2, initial=True,
+                                                                           created_dirty=True) is None
+                    if ok:
+                        from canasta.engine.game import wild_mixes  # (game imports this module)
+
+                        for extra in wild_mixes(hand, 2):  # (four cards: leaving one is checked in full)
+                            start = meld_action((*pair, *extra))
+                            if size > 5 or check_meld_like(g, start, False):
+                                append(start)
     if wilds:
         turn_created = g.turn_created
         for r, m in melds.items():
@@ -649,8 +662,9 @@ def play_actions(g: Game) -> list[Action] | None:
                 for w in wilds:
                     append(add_wild(w, r))
     if v.wild_canastas and wild_meld is None and nw >= 3:
-        codes = [c for c in (JOKER, 8, 9, 10, 11) for _ in range(hand[c])]
-        append(meld_action((codes[0], codes[1], codes[2])))
+        from canasta.engine.game import wild_mixes  # (game imports this module)
+
+        out.extend(meld_action(cards) for cards in wild_mixes(hand, 3))
     pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
     if pending_ok and not g.no_discard:
         if g.pile:

@@ -22,6 +22,8 @@ SEVEN, ACE = 7, 14
 HOLD_BACK = 3
 #: keep a three for a straight only with at least this many of its 14 ranks (A-2-3-...-K-joker) in hand
 STRAIGHT_HOPE = 10
+#: meld pure sevens or aces only holding this many (a meld of them short of seven costs 2500)
+ACES_SEVENS_TO_MELD = 6
 
 
 def _is_wild(code: int) -> bool:
@@ -65,7 +67,7 @@ class _View:
 
     def meld_worthy(self, r: int) -> bool:
         """Sevens and aces only with four or more (an incomplete meld of them costs 2500)."""
-        return r not in self.dead and (r not in (SEVEN, ACE) or self.count(r) >= 4)
+        return r not in self.dead and (r not in (SEVEN, ACE) or self.count(r) >= ACES_SEVENS_TO_MELD)
 
 
 def _opening_estimate(view: _View) -> tuple[int, bool, int]:
@@ -81,14 +83,33 @@ def _opening_estimate(view: _View) -> tuple[int, bool, int]:
             used += k
             pure = True
     wild_codes = [JOKER] * view.hand[JOKER] + [c for c in (8, 9, 10, 11) for _ in range(view.hand[c])]
-    for r in sorted(range(4, 15), key=lambda r: -values[r - 4]):
+    mixed = 0  # mixed melds made: each takes up to two wild cards (Terms: 'up to two wild cards')
+    for r in sorted(_mixed_ranks(view), key=lambda r: -values[r - 4]):
         if not wild_codes or value >= view.minimum:
             break
-        if view.count(r) == 2 and r not in (SEVEN, ACE) and r not in view.dead:
-            w = wild_codes.pop(0)
-            value += 2 * values[r - 4] + (50 if w == JOKER else 20)
-            used += 3
+        w = wild_codes.pop(0)
+        value += view.count(r) * values[r - 4] + (50 if w == JOKER else 20)
+        used += view.count(r) + 1
+        mixed += 1
+    while wild_codes and mixed and value < view.minimum and used < view.size:  # a second wild card in each
+        w = wild_codes.pop(0)
+        value += 50 if w == JOKER else 20
+        used += 1
+        mixed -= 1
     return value, pure, used
+
+
+def _mixed_ranks(view: _View) -> list[int]:
+    """Ranks the initial meld can hold as mixed melds: a natural pair, or two or more aces not melded pure
+    (Terms: a dirty meld of aces only in the initial meld; never wild cards with sevens)."""
+    out = []
+    for r in range(4, 15):
+        n = view.count(r)
+        if r == SEVEN or r in view.dead or n < 2:
+            continue
+        if n == 2 or (r == ACE and not view.meld_worthy(r)):
+            out.append(r)
+    return out
 
 
 def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]:
@@ -100,8 +121,9 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
         a = by_kind[SPECIAL][0]
         return a, "lay down a special hand: the whole hand, ending the play"
     if obs["phase"] == "draw":
-        if view.opened and TAKE in by_kind:
-            return by_kind[TAKE][0], f"take the pile ({len(view.pile)} cards) with a natural pair"
+        takes = [a for a in by_kind.get(TAKE, []) if _take_worthy(view, a)]
+        if view.opened and takes:
+            return takes[0], f"take the pile ({len(view.pile)} cards) with a natural pair"
         if DRAW in by_kind:
             return by_kind[DRAW][0], "draw from the stock"
         if TAKE in by_kind:
@@ -130,6 +152,13 @@ def choose_american(obs: Observation, legal: list[Action]) -> tuple[Action, str]
     return legal[0], "only choice"
 
 
+def _take_worthy(view: _View, take: Action) -> bool:
+    """Not a take that starts a meld of sevens or aces the hand cannot hope to complete (Terms: 'if you
+    start a meld of sevens but fail to complete your sevens canasta you incur a penalty')."""
+    r = view.pile[-1] >> 2 if view.pile else 0
+    return r not in (SEVEN, ACE) or r in view.own or view.count(r) + 1 >= ACES_SEVENS_TO_MELD
+
+
 def _straight_ranks(view: _View) -> int:
     """How many of the straight's 14 ranks (A, 2, 3, ..., K and a joker) the hand holds."""
     return sum(1 for r in range(2, 15) if view.count(r)) + (1 if view.hand[JOKER] else 0)
@@ -152,12 +181,14 @@ def _opening_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action
     for a in adds:
         if not _is_wild(a.cards[0]) and len(a.cards) == 1:
             return a, "initial meld: add a natural card"
-    pairs = [a for a in melds if _rank(a) not in (WILD_RANK, SEVEN, ACE) and view.count(_rank(a)) == 2]
-    if pairs:  # the highest pair, with a joker if there is one
+    mixed_ranks = _mixed_ranks(view)
+    pairs = [a for a in melds if _rank(a) in mixed_ranks and sum(1 for c in a.cards if _is_wild(c)) == 1]
+    if pairs:  # the highest pair (aces first), with a joker if there is one
         a = max(pairs, key=lambda a: (_rank(a) >= 8, JOKER in a.cards, _rank(a)))
         return a, "initial meld: a pair with a wild card"
-    for a in adds:
-        if _is_wild(a.cards[0]) and len(a.cards) == 1 and a.target != WILD_RANK:
+    for a in adds:  # a second wild card on a mixed meld (the pure meld the opening needs stays pure)
+        mixed = any(_is_wild(c) for c in view.own.get(a.target, []))
+        if _is_wild(a.cards[0]) and len(a.cards) == 1 and a.target != WILD_RANK and mixed:
             return a, "initial meld: a wild card to reach the count"
     return None
 
@@ -194,8 +225,8 @@ def _discard_cost(view: _View, code: int) -> float:
         cost += 40.0 * min(n - 1, 2)
     if r in view.own:
         cost += 30.0
-    if r in (SEVEN, ACE) and n >= 3 and view.stock < 15:
-        cost = 2.0  # 1500 for three or more aces or sevens left in a hand
+    if r in (SEVEN, ACE) and n >= 3 and (view.stock < 15 or (r not in view.own and n < ACES_SEVENS_TO_MELD)):
+        cost = 2.0  # 1500 for three or more aces or sevens left in a hand: keep at most two (Terms)
     return cost
 
 

@@ -62,9 +62,21 @@ CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("stock_reshuffle", False, "when the stock runs out, the discard pile is turned over as a new stock",
       "Encyclopedia: 'consider flipping over the discard pile and turning it into a new stock'"),
     Option("stock_out", "forced_if_matches", "when the stock is empty: a player must take a discard that matches a side meld "
-      "and may take otherwise ('forced_if_matches'); may take but is never forced ('optional'); or the hand ends at once ('end')",
-      "Bicycle 'must take and meld the card discarded ... or chooses not to'; Encyclopedia 'the hand ends immediately'",
-      ("forced_if_matches", "optional", "end")),
+      "and may take otherwise ('forced_if_matches'); may take but is never forced ('optional'); the hand ends at once "
+      "('end'); or a player must take the pile whenever a take is legal, the hand ending when one cannot ('compulsory', Denexa)",
+      "Bicycle 'must take and meld the card discarded ... or chooses not to'; Encyclopedia 'the hand ends immediately'; "
+      "Denexa 'play continues with players taking the discard pile, melding if able, and discarding, until a player goes "
+      "out as normal, or is unable to take the discard pile'",
+      ("forced_if_matches", "optional", "end", "compulsory")),
+    Option("unmelded_pile_frozen", True, "the pile is frozen for a side that has not melded: it takes the pile only with a "
+      "natural pair (Fragment); false: only a wild card or red three (or a black three, black_three_freezes) freezes it "
+      "(Bicycle, Denexa, the Encyclopedia)",
+      "Fragment: 'If your team has not yet melded any cards onto the table, or if the top card is a wild card or a black "
+      "three, the discard pile is frozen'"),
+    Option("initial_meld_from_hand", False, "the initial meld's minimum counts only cards from the hand, never the pile's "
+      "top card (Terms); false: the top card taken counts (Bicycle)",
+      "Terms: 'In our game (including Modern American), the initial meld must be made entirely from your hand'; "
+      "Bicycle: 'A partnership may use the top card of the discard to form the first meld'"),
     Option("red_three_last_card", "end", "last card of the stock a red three: play ends at once ('end', Fragment) "
       "or the player may still meld but not discard ('meld_then_end', Denexa)",
       "Fragment 'Play immediately ends if the last card drawn ... is a red three'; Denexa 'does any melding possible, after which play ceases'",

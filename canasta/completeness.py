@@ -1,0 +1,296 @@
+"""Completeness of ``legal_actions()``: every action ``check()`` accepts is listed, up to folding.
+
+The soak checks soundness (every listed action passes ``check()``); this module checks
+the converse on a position. It builds a *superset* of candidate actions without
+consulting the generators (every sub-multiset of up to four held cards as a ``meld``,
+every held card onto every meld of the side, ``take`` with no card, one card or any
+pair of held cards, every ``discard``, and each variant's special actions: ``draw``,
+``end``, ``ask``, ``yes``, ``no``, ``retract``, ``keep 1|2``, ``special`` hands,
+``merge`` of every ordered pair of melds, ``take #n`` onto every meld, and for a hand
+of four cards or fewer every multi-card ``add``), asks ``check()`` about each, and
+reports the accepted ones that ``legal_actions()`` does not cover.
+
+Covered means (the folding documented in docs/architecture.md, "What legal_actions()
+folds"):
+
+1. **Same fold key**: same kind and target and the same multiset of card *classes*
+   (:func:`card_class`): suits are ignored where the variant ignores them.
+2. **Reachable in steps**: a ``meld``, ``take`` or ``add`` of several cards is covered
+   when a listed action of the same kind (same target for ``add``) does a strict part
+   of it (its card classes a strict sub-multiset) and, in the position that listed
+   action leads to, adding the rest onto the meld it made or grew is itself covered.
+   This is why ``legal_actions()`` needs to list only three-card meld starts and
+   one-card additions (plus the multi-card additions that going out needs).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from canasta.cards import JOKER, NUM_CODES
+from canasta.engine.actions import (
+    ADD,
+    ASK,
+    DISCARD,
+    DRAW,
+    END,
+    KEEP,
+    MELD,
+    MERGE,
+    NO,
+    RETRACT,
+    SPECIAL,
+    SPECIAL_HANDS,
+    TAKE,
+    YES,
+    Action,
+)
+from canasta.engine.game import P_OVER, Game
+from canasta.errors import IllegalActionError
+from canasta.notation import ID_BASE, merge_target
+
+#: Largest meld start tried (the issue's superset: every subset of up to four held cards).
+MAX_MELD_CARDS = 4
+#: Multi-card additions are candidates only for a hand this small (where going out needs them).
+MAX_HAND_FOR_MULTI_ADD = 4
+#: Depth of the "reachable in steps" search (a four-card action needs at most three steps).
+MAX_STEPS = 4
+
+_TWOS = (8, 9, 10, 11)
+_BLACK_THREES = (12, 15)
+_RED_THREES = (13, 14)
+
+
+def card_class(game: Game, code: int) -> int:
+    """The class of a card: the code of the card ``legal_actions()`` lets stand for it.
+
+    Variants on Classic's set melds (Classic, Uruguayan, Cuban, Mille, Modern American,
+    Hand and Foot, Triple Play) ignore suits except the colour of threes: a natural
+    stands for its rank (its spade), a 2 for every 2, a black three for both, a red
+    three for both. Cards worth more than the rest of their rank (Mille's Q of spades
+    and J of diamonds) are classes of their own, and the plain cards of that rank are
+    one class. Meld-id variants with Classic's turn (the Samba family) keep the suits
+    of naturals (escaleras are runs in a suit) but fold the 2s and the black threes;
+    Burraco keeps every card (a 2 of a run's suit may play natural).
+    """
+    if code == JOKER:
+        return JOKER
+    if game._ids:
+        if not game._ct:
+            return code
+        if 8 <= code <= 11:
+            return 8
+        return 12 if code in _BLACK_THREES else code
+    if 8 <= code <= 11:
+        return 8
+    if code >> 2 == 3 and not game._threes_ordinary:
+        return 12 if code in _BLACK_THREES else 13
+    if code in game._special_codes:
+        return code
+    base = (code >> 2) * 4
+    # the first plain card of the rank stands for the others
+    for x in range(base, base + 4):
+        if x not in game._special_codes:
+            return x
+    return code  # pragma: no cover - every rank has a plain card
+
+
+def fold_key(game: Game, action: Action) -> tuple[str, int, tuple[int, ...]]:
+    """Kind, target and sorted card classes: two actions with one key have the same effect
+    up to the suits the variant ignores."""
+    return action.kind, action.target, tuple(sorted(card_class(game, c) for c in action.cards))
+
+
+def _held_by_class(game: Game, seat: int) -> list[tuple[int, list[int]]]:
+    """Per card class ``seat`` holds: the codes held (with repeats, lowest first)."""
+    hand = game.hands[seat]
+    by_class: dict[int, list[int]] = {}
+    for c in range(NUM_CODES):
+        if hand[c]:
+            by_class.setdefault(card_class(game, c), []).extend([c] * hand[c])
+    return list(by_class.items())
+
+
+def _sub_multisets(held: list[tuple[int, list[int]]], largest: int) -> Iterator[tuple[int, ...]]:
+    """One realisation (lowest codes) of every non-empty multiset of card classes of at most
+    ``largest`` cards drawn from ``held``."""
+    def grow(start: int, chosen: list[int]) -> Iterator[tuple[int, ...]]:
+        if chosen:
+            yield tuple(chosen)
+        if len(chosen) == largest:
+            return
+        for i in range(start, len(held)):
+            codes = held[i][1]
+            used = 0
+            for k in range(min(len(codes), largest - len(chosen))):
+                chosen.append(codes[k])
+                used += 1
+                yield from grow(i + 1, chosen)
+            del chosen[len(chosen) - used:]
+    yield from grow(0, [])
+
+
+def _meld_targets(game: Game, side: int) -> list[int]:
+    """The action targets naming the side's melds."""
+    if game._ids:
+        return [ID_BASE + meld_id for meld_id in game.melds[side]]
+    return list(game.melds[side])
+
+
+def candidate_actions(game: Game) -> Iterator[Action]:
+    """A superset of the actions that can be legal now (built without the generators)."""
+    if game.phase == P_OVER:
+        return
+    seat = game.actor
+    held = _held_by_class(game, seat)
+    codes = [cards[0] for _, cards in held]
+    for kind in (DRAW, ASK, YES, NO, RETRACT, END):
+        yield Action(kind)
+    for pile in (1, 2):
+        yield Action(KEEP, (), pile)
+    for number in range(1, len(SPECIAL_HANDS) + 1):
+        yield Action(SPECIAL, (), number)
+    side = game._sides[game.turn]
+    targets = _meld_targets(game, side)
+    # takes: the whole pile, with one card, with any pair, and (meld ids) the top card onto a meld
+    yield Action(TAKE)
+    for c in codes:
+        yield Action(TAKE, (c,))
+    for cards in _sub_multisets(held, 2):
+        if len(cards) == 2:
+            yield Action(TAKE, cards)
+    if game._ids:
+        for t in targets:
+            yield Action(TAKE, (), t)
+        for a, b in ((a, b) for a in game.melds[side] for b in game.melds[side] if a != b):
+            yield Action(MERGE, (), merge_target(a, b))
+    for c in codes:
+        yield Action(DISCARD, (c,))
+    hand_size = game.hand_sizes[seat]
+    for cards in _sub_multisets(held, MAX_MELD_CARDS):
+        yield Action(MELD, cards)
+        if len(cards) == 1 or hand_size <= MAX_HAND_FOR_MULTI_ADD:
+            for t in targets:
+                yield Action(ADD, cards, t)
+
+
+def _accepted(game: Game, action: Action) -> bool:
+    try:
+        game.check(action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _changed_meld_target(before: Game, after: Game, side: int, action: Action) -> int | None:
+    """The target of the meld ``action`` made or grew (None if it cannot be told)."""
+    if action.kind == ADD:
+        return action.target
+    if action.kind == TAKE and action.target:
+        return action.target
+    old = before.melds[side]
+    grown = [key for key, m in after.melds[side].items() if key not in old or len(m.cards) != len(old[key].cards)]
+    if len(grown) != 1:
+        return None
+    return ID_BASE + grown[0] if after._ids else grown[0]
+
+
+def _realise(game: Game, seat: int, classes: Counter[int]) -> tuple[int, ...] | None:
+    """Cards of the given classes from ``seat``'s hand (None if not held)."""
+    hand = list(game.hands[seat])
+    out: list[int] = []
+    for cls, count in classes.items():
+        for _ in range(count):
+            code = next((c for c in range(NUM_CODES) if hand[c] and card_class(game, c) == cls), None)
+            if code is None:
+                return None
+            hand[code] -= 1
+            out.append(code)
+    return tuple(out)
+
+
+def _joining_add(game: Game, action: Action) -> Action | None:
+    """Where melds of a rank join (Mille's ``MELDS_JOIN``), a ``meld`` of a rank the side has is an ``add``."""
+    if action.kind != MELD or game._ids or not game.variant.MELDS_JOIN:
+        return None
+    ranks = {c >> 2 for c in action.cards if not (c == JOKER or 8 <= c <= 11)}
+    if len(ranks) != 1:
+        return None
+    rank = ranks.pop()
+    return Action(ADD, action.cards, rank) if rank in game.melds[game._sides[game.turn]] else None
+
+
+def is_covered(game: Game, action: Action, listed: list[Action] | None = None, depth: int = MAX_STEPS) -> bool:
+    """Whether ``legal_actions()`` covers ``action`` (same fold key, or reachable in listed steps)."""
+    if listed is None:
+        listed = game.legal_actions()
+    key = fold_key(game, action)
+    if any(fold_key(game, a) == key for a in listed):
+        return True
+    joined = _joining_add(game, action)
+    if joined is not None:
+        return is_covered(game, joined, listed, depth)
+    if action.kind not in (MELD, TAKE, ADD) or len(action.cards) < 2 or depth <= 1:
+        return False
+    want = Counter(key[2])
+    seat = game.actor
+    side = game._sides[game.turn]
+    for part in listed:
+        if part.kind != action.kind or (action.kind == ADD and part.target != action.target):
+            continue
+        if action.kind == TAKE and part.target != action.target:
+            continue
+        have = Counter(card_class(game, c) for c in part.cards)
+        if have == want or any(have[c] > want[c] for c in have):
+            continue
+        after = game.copy()
+        try:
+            after.apply(part)
+        except IllegalActionError:
+            continue
+        target = _changed_meld_target(game, after, side, part)
+        if target is None or after.turn != game.turn or after.hand_no != game.hand_no:
+            continue
+        rest_cards = _realise(after, seat, want - have)
+        if rest_cards is None:
+            continue
+        rest = Action(ADD, rest_cards, target)
+        if _accepted(after, rest) and is_covered(after, rest, depth=depth - 1):
+            return True
+    return False
+
+
+def completeness_misses(game: Game) -> tuple[int, list[Action]]:
+    """(candidates checked, accepted candidates that ``legal_actions()`` does not cover) at ``game``.
+
+    Candidates are taken one per fold key (the first realisation, lowest card codes);
+    those whose key is listed are covered whatever ``check()`` says and are not asked
+    about. The count is of the candidates passed to ``check()``.
+    """
+    listed = game.legal_actions()
+    listed_keys = {fold_key(game, a) for a in listed}
+    seen: set[tuple[str, int, tuple[int, ...]]] = set()
+    checked = 0
+    misses: list[Action] = []
+    for action in candidate_actions(game):
+        key = fold_key(game, action)
+        if key in seen:
+            continue  # one realisation per fold key: the others have the same effect
+        seen.add(key)
+        if key in listed_keys:
+            continue
+        checked += 1
+        if _accepted(game, action) and not is_covered(game, action, listed):
+            misses.append(action)
+    return checked, misses
+
+
+def describe_miss(game: Game, action: Action) -> dict[str, Any]:
+    """A miss as JSON-able data: the action, the position and what was listed."""
+    from canasta.notation import format_action
+
+    return {"action": format_action(action), "phase": game.phase, "seat": game.actor,
+            "hand": [format_action(Action(DISCARD, (c,)))[8:] for c in game.hand_cards(game.actor)],
+            "listed": [format_action(a) for a in game.legal_actions()]}

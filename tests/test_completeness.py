@@ -1,0 +1,171 @@
+"""legal_actions() is complete, not only sound: every action check() accepts is listed, up to the
+folding documented in docs/architecture.md ("What legal_actions() folds") and implemented by
+canasta.completeness (issue 17, defect 3 and "Completeness, not only soundness")."""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta.completeness import card_class, completeness_misses, fold_key, is_covered
+from canasta.engine.game import Game
+from canasta.notation import format_action, parse_action
+from tests.helpers import act, legal_texts, position
+
+
+def _assert_listed(game: Game, move: str) -> None:
+    action = parse_action(move)
+    game.check(action)  # the rules accept it ...
+    assert is_covered(game, action), f"{move} passes check() but legal_actions() lists only {sorted(legal_texts(game))}"
+
+
+def test_american_pure_deuces_meld_start_listed_beside_a_joker() -> None:
+    """Issue 17: 'American ... hand 2c 2d 2h JK ...: legal_actions() lists meld JK 2h 2d only, yet
+    check("meld 2c 2d 2h") passes': the pure-deuces canasta (3000) must be reachable holding a joker."""
+    game = position(variant="american", hands={0: "2c 2d 2h JK 5c 6c 8c 10c Jc Qc 4d 4h 5d 6d"},
+                    melds={0: ["Ks Kh Kd"]}, phase="play")
+    _assert_listed(game, "meld 2c 2d 2h")
+    _assert_listed(game, "meld JK 2h 2d")
+    assert completeness_misses(game)[1] == []
+
+
+@pytest.mark.parametrize("variant", ["american", "classic"])
+def test_three_jokers_meld_start_listed(variant: str) -> None:
+    """Issue 17: 'Same with three jokers, and in Classic with wild_canastas=true'."""
+    rules = {"wild_canastas": True} if variant == "classic" else {}
+    game = position(variant=variant, rules=rules, hands={0: "JK JK JK 2c 2d 2h 5c 6c 8c 10c Jc Qc"},
+                    melds={0: ["Ks Kh Kd"]}, phase="play")
+    for move in ("meld JK JK JK", "meld JK JK 2c", "meld JK 2c 2d", "meld 2c 2d 2h"):
+        _assert_listed(game, move)
+    assert completeness_misses(game)[1] == []
+
+
+def test_classic_last_black_three_added_after_melding_three() -> None:
+    """Issue 17: 'Classic: one canasta on the side, hand 3s 3c 3s 3c: after meld 3s 3c 3s, only
+    discard 3c is listed, while add 3 3c passes check()'."""
+    game = position(hands={0: "3s 3c 3s 3c"}, melds={0: ["Ks Kh Kd Kc Ks Kh Kd"]}, phase="play")
+    act(game, "meld 3s 3c 3s")
+    _assert_listed(game, "add 3 3c")
+    assert completeness_misses(game)[1] == []
+
+
+def test_fold_keeps_what_the_rules_tell_apart() -> None:
+    """The folding ignores only suits the variant ignores: a joker is not a 2, a red three is not a black
+    three, Mille's Q of spades is not another queen; Samba's escaleras keep suits."""
+    classic = position(hands={0: "5s 5h"})
+    assert card_class(classic, parse_action("discard 5s").cards[0]) == card_class(classic, parse_action("discard 5h").cards[0])
+    assert fold_key(classic, parse_action("meld JK 2c 2d")) != fold_key(classic, parse_action("meld 2c 2d 2h"))
+    assert fold_key(classic, parse_action("discard 3h")) != fold_key(classic, parse_action("discard 3s"))
+    mille = position(players=2, variant="mille", hands={0: "Qs Qh"})
+    assert fold_key(mille, parse_action("discard Qs")) != fold_key(mille, parse_action("discard Qh"))
+    samba = position(variant="samba", hands={0: "5s 5h"})
+    assert fold_key(samba, parse_action("discard 5s")) != fold_key(samba, parse_action("discard 5h"))
+    assert fold_key(samba, parse_action("discard 2s")) == fold_key(samba, parse_action("discard 2h"))
+    assert format_action(parse_action("meld 2c 2d 2h"))  # (the notation reads the moves above)
+
+
+# ------------------------------------------------------------------ Hypothesis-built positions
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from canasta.errors import CanastaError  # noqa: E402
+from canasta.soak import run_soak  # noqa: E402
+
+#: Cards a built hand is drawn from: wild cards, threes of both colours, pairs and more of a few ranks,
+#: the cards whose listing the generators get wrong (mixes of wild cards, black threes, special cards).
+_POOL = ["JK", "JK", "JK", "JK", "2c", "2d", "2h", "2s", "2c", "3s", "3c", "3s", "3c", "3h", "3d",
+         "5s", "5h", "5d", "5c", "5s", "Ks", "Kh", "Kd", "Qs", "Qs", "Qh", "Jd", "Jc", "9s", "9h"]
+#: Melds a built side may have (a canasta among them, so that going out is possible).
+_MELDS = ("7s 7h 7d 7c 7s 7h 7d", "9d 9c 2s", "Kc Kc 2d", "Ad Ah Ac", "5s 5h 5d")
+#: Classic-family variants (set melds): the ones a position can be written for with tests.helpers.position.
+_SET_VARIANTS = (("classic", 4, {}), ("classic", 4, {"wild_canastas": True}), ("uruguayan", 4, {}),
+                 ("cuban", 4, {}), ("mille", 2, {}), ("american", 4, {}), ("hand-and-foot", 4, {}),
+                 ("triple-play", 4, {}))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(setup=st.sampled_from(_SET_VARIANTS),
+       hand=st.lists(st.sampled_from(_POOL), min_size=1, max_size=9),
+       melds=st.lists(st.sampled_from(_MELDS), max_size=3, unique=True),
+       opened=st.booleans(),
+       phase=st.sampled_from(["play", "draw"]),
+       pile=st.sampled_from(["", "8s 5c", "8s Kh", "8s 9c", "8s 2h"]))
+def test_built_positions_list_every_action_check_accepts(setup: tuple[str, int, dict[str, bool]], hand: list[str],
+                                                          melds: list[str], opened: bool, phase: str, pile: str) -> None:
+    """Issue 17: 'for random positions of every variant (soak positions, and Hypothesis-built ones), every
+    action that check() accepts among a generated superset of candidate actions ... is listed by
+    legal_actions() up to the documented canonical-suit folding.'"""
+    variant, players, rules = setup
+    ranks = [m.split()[0][:-1] for m in melds]
+    assume(len(set(ranks)) == len(ranks))
+    try:
+        game = position(players, variant=variant, rules=rules, hands={0: " ".join(hand)}, melds={0: melds},
+                        opened=[opened or bool(melds)] + [False] * (players // 2 if players == 4 else 1),
+                        pile=pile, phase=phase)
+    except (CanastaError, ValueError):
+        assume(False)
+        return
+    checked, misses = completeness_misses(game)
+    assert checked > 0
+    assert misses == [], (variant, rules, hand, melds, opened, phase, pile, [format_action(a) for a in misses],
+                          sorted(legal_texts(game)))
+
+
+@pytest.mark.parametrize("variant", ["classic", "uruguayan", "cuban", "mille", "american", "burraco", "samba",
+                                     "bolivian", "brazilian", "chilean", "italian", "hand-and-foot", "triple-play"])
+def test_soak_positions_complete(variant: str) -> None:
+    """The completeness check on the positions of one soaked hand of every variant (`canasta soak --complete`)."""
+    result = run_soak(variant=variant, players=2 if variant == "mille" else 4, hands=1, seed=11, complete=True)
+    assert result["positions_checked"] > 20
+    assert result["failure_count"] == 0, result["failures"][:2]
+    assert result["misses"] == 0
+
+
+def test_mille_special_cards_in_meld_starts_and_takes() -> None:
+    """Mille's Q of spades (100) and J of diamonds (50) are worth more than the rest of their rank: a meld
+    or take with k of them is a move of its own for each k, and each has an action index of its own."""
+    from canasta.encoding import legal_indices
+
+    game = position(2, variant="mille", hands={0: "Js Jc Jc Jd Jd 5s 9h"}, phase="play")
+    for move in ("meld Js Jc Jc", "meld Jd Jc Jc", "meld Jd Jd Jc", "meld Js Jc Jd"):
+        _assert_listed(game, move)
+    assert completeness_misses(game)[1] == []
+    assert len(legal_indices(game.legal_actions(), "mille")) == len(game.legal_actions())
+    take = position(2, variant="mille", hands={0: "Qs Qh Qd 5s 9h"}, pile="8s Qc", melds={0: ["Ks Kh Kd"]})
+    _assert_listed(take, "take Qs Qh")
+    _assert_listed(take, "take Qh Qd")
+
+
+_ALL_VARIANTS = ("classic", "uruguayan", "cuban", "mille", "american", "burraco", "samba", "bolivian", "brazilian",
+                 "chilean", "italian", "hand-and-foot", "triple-play")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(_ALL_VARIANTS), seed=st.integers(0, 10_000),
+       choices=st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=120))
+def test_positions_played_by_hypothesis_list_every_action_check_accepts(variant: str, seed: int,
+                                                                          choices: list[float]) -> None:
+    """Every variant, positions reached by Hypothesis-chosen play that prefers melds, additions and takes
+    (richer tables than uniform play): completeness at the position reached and at every tenth one before it."""
+    game = Game(variant, 2 if variant == "mille" else 4, seed)
+    for step, x in enumerate(choices):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        if step % 10 == 0:
+            assert completeness_misses(game)[1] == []
+        building = [a for a in legal if a.kind in ("meld", "add", "take")]
+        pool = building if building and x < 0.8 else legal
+        game.apply(pool[int(x * len(pool)) % len(pool)])
+    if not game.is_over:
+        misses = completeness_misses(game)[1]
+        assert misses == [], [format_action(a) for a in misses]
+
+
+def test_american_initial_mixed_meld_of_two_naturals_and_two_wild_cards_listed() -> None:
+    """Terms (the initial meld): 'May include multiple mixed melds of two cards and up to two wild cards';
+    a second wild card cannot be added to a meld begun with one, so `meld 8h 8d JK JK` is a start of its own
+    (found by `canasta soak --complete`: check() accepted it, legal_actions() did not list it)."""
+    game = position(variant="american", hands={0: "8h 8d JK JK 2c 2d 5s 6h 9c 10d Jh Qs Kc 4d"}, phase="play")
+    for move in ("meld 8h 8d JK JK", "meld 8h 8d JK 2d", "meld 8h 8d 2d 2c"):
+        _assert_listed(game, move)
+    assert completeness_misses(game)[1] == []
