@@ -245,9 +245,10 @@ def test_options():
 
 
 def test_golden_triple_play_record():
-    """The golden record tests/data/triple-play-4p-seed1.txt (a whole game of BasicPlayers: four hands, each
-    ended by a player going out, knees and feet picked up on the way) replays, re-exports byte for byte, and
-    rescores: 'The partnership with the highest score at the end of four hands is the winner.'"""
+    """The golden record tests/data/triple-play-4p-seed1.txt (a whole game of BasicPlayers: four hands, the
+    first three ended by a player going out, the fourth by the end of the stock; knees and feet picked up on the
+    way; regenerated after the one-retract-a-turn rule and the knees' scoring) replays, re-exports byte for byte,
+    and rescores: 'The partnership with the highest score at the end of four hands is the winner.'"""
     from pathlib import Path
 
     from canasta.record import export_record, replay_command, replay_record
@@ -256,13 +257,13 @@ def test_golden_triple_play_record():
     text = path.read_text()
     g = replay_record(text)
     assert export_record(g, date="2026.11.23") == text
-    assert [r["went_out"] for r in g.hand_results] == [0, 3, 2, 2]
-    assert g.is_over and g.winner == 0 and g.scores == [73710, 60945]
+    assert [r["went_out"] for r in g.hand_results] == [0, 3, 2, None]
+    assert g.is_over and g.winner == 0 and g.scores == [78940, 63330]
     for result in g.hand_results:
         for s in result["sides"]:
             assert s["total"] == sum(s["items"].values())
     summary = replay_command(text).splitlines()
-    assert "1130 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 73710; side 1 60945"
+    assert "1166 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 78940; side 1 63330"
 
 
 def test_scorekeeper_triple_play_knee_foot_and_reminder_penalty():

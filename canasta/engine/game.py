@@ -1553,6 +1553,8 @@ class Game(IdMeldRules, FootRules):
             "opened": list(self.opened),
             "minimum": [self.minimum(s) for s in range(self.num_sides)],
             "pending_value": self.pending_value,
+            # everyone at the table sees a retract: after it, no new initial meld this turn
+            "retracted_this_turn": self.retracted,
             "scores": list(self.scores),
             "asked": self.asked,
             "permission": self.permission,
@@ -1592,7 +1594,7 @@ class Game(IdMeldRules, FootRules):
             "pile": [format_card(c) for c in self.pile], "frozen": False, "melds": [],
             "red_threes": [[] for _ in range(self.num_sides)], "removed": [[] for _ in range(self.num_sides)],
             "opened": list(self.opened), "minimum": [0] * self.num_sides, "pending_value": 0,
-            "scores": list(self.scores), "asked": False, "permission": None,
+            "retracted_this_turn": self.retracted, "scores": list(self.scores), "asked": False, "permission": None,
             "hand_results": self.hand_results, "winner": self.winner,
             "known_hands": [[format_card(c) for c in sorted(k, key=sort_key)] for k in self.known],
             "settlement": self.settlement(),

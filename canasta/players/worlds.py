@@ -153,6 +153,7 @@ def _classic_dict(obs: Observation, rng: random.Random, feet: bool) -> tuple[dic
         "turn": obs["turn"], "return_phase": "draw", "drawn": obs["phase"] == "play", "took_pile": False,
         "pile_barred": False, "asked": obs["asked"], "permission": obs["permission"], "turn_created": [],
         "turn_added_existing": False, "pending_value": obs["pending_value"], "pile_aside": None,
+        "retracted": obs.get("retracted_this_turn", False),
         "take_snapshot": None, "unusable": None, "no_discard": False, "history": [], "deals": [],
     })
     if feet:
