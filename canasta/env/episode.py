@@ -9,6 +9,8 @@ actions truncate it: the side to act forfeits (:func:`canasta.env.rewards.forfei
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.env.rewards import (
@@ -98,3 +100,17 @@ class Episode:
         new.game = self.game.copy()
         new.returns = list(self.returns)
         return new
+
+
+def render_by_mode(render_mode: str | None, text: Callable[[], str]) -> str | None:
+    """Gymnasium's render conventions, shared by the Gymnasium and PettingZoo environments: no mode
+    renders nothing (with a warning), "human" prints, "ansi" returns the text."""
+    if render_mode is None:
+        import gymnasium  # only the environments that have Gymnasium render
+
+        gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human' to the constructor")
+        return None
+    if render_mode == "human":
+        print(text())
+        return None
+    return text()

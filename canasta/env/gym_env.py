@@ -38,7 +38,7 @@ from gymnasium import spaces
 
 from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
-from canasta.env.episode import Episode
+from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
 from canasta.players import Player, get_player
 from canasta.variants import VARIANTS, find_variant
@@ -154,14 +154,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         return f"hand {g.hand_no}; scores {g.scores}; hand {g.observation(self.seat)['hand']}"
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gym.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human' to the constructor")
-            return None
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_by_mode(self.render_mode, self._text)
 
 
 def gym_id(variant: str) -> str:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -40,7 +39,7 @@ from pettingzoo.utils import wrappers
 
 from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
-from canasta.env.episode import Episode
+from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
 from canasta.notation import format_action
 
@@ -161,14 +160,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         return (f"hand {g.hand_no}, {last}; scores {g.scores}; stock {len(g.stock)}, pile {len(g.pile)}; {to_act}")
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_by_mode(self.render_mode, self._text)
 
     def close(self) -> None:
         pass
