@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from canasta.cards import NUM_CODES, parse_card
 from canasta.engine.game import Game
 from canasta.validation import InvalidPositionError, position_problems, validate_position
 from canasta.variants import VARIANTS
@@ -27,6 +28,9 @@ def test_seeded_random_play_passes_at_every_step(variant: str) -> None:
             game.push(rng.choice(game.legal_actions()))
 
 
+RED_THREES = (parse_card("3h"), parse_card("3d"))
+
+
 def _live_classic(seed: int = 3) -> Game:
     game = Game("classic", 4, seed)
     rng = random.Random(seed)
@@ -38,8 +42,10 @@ def _live_classic(seed: int = 3) -> Game:
 def test_a_red_three_in_a_hand_is_refused() -> None:
     game = _live_classic()
     seat = (game.actor + 1) % 4
-    stock_red = next(i for i, c in enumerate(game.stock) if c in (13, 14))
-    swap = next(c for c in range(54) if game.hands[seat][c] and c not in (13, 14))
+    stock_red = next(i for i, c in enumerate(game.stock) if c in RED_THREES)
+    # a card of the hand that nobody has seen (a card from a taken pile is known to every seat)
+    swap = next(c for c in range(NUM_CODES) if game.hands[seat][c] and c not in RED_THREES
+                and c not in game.known[seat])
     red = game.stock[stock_red]
     game.stock[stock_red] = swap
     game.hands[seat][swap] -= 1
@@ -53,9 +59,9 @@ def test_a_red_three_in_a_hand_is_refused() -> None:
 def test_red_threes_in_hand_are_allowed_where_the_rules_keep_them() -> None:
     game = Game("burraco", 4, 1)  # Burraco has no red-three rule
     hand = game.hands[0]
-    i = next(i for i, c in enumerate(game.stock) if c in (13, 14))
+    i = next(i for i, c in enumerate(game.stock) if c in RED_THREES)
     red = game.stock[i]
-    c = next(c for c in range(54) if hand[c] and c not in (13, 14))
+    c = next(c for c in range(NUM_CODES) if hand[c] and c not in RED_THREES)
     game.stock[i] = c
     hand[c] -= 1
     hand[red] += 1
@@ -79,10 +85,10 @@ def test_a_live_hand_without_a_legal_action_is_refused() -> None:
     game = _live_classic(5)
     seat = game.actor
     hand = game.hands[seat]
-    moved = [c for c in range(54) for _ in range(hand[c])]
+    moved = [c for c in range(NUM_CODES) for _ in range(hand[c])]
     for c in moved:
         hand[c] = 0
-    reds = [i for i, c in enumerate(game.stock) if c in (13, 14)]
+    reds = [i for i, c in enumerate(game.stock) if c in RED_THREES]
     red = game.stock.pop(reds[0])
     game.stock.extend(moved)
     hand[red] = 1

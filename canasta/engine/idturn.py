@@ -66,10 +66,11 @@ _ADDS: dict[tuple[int, int], Action] = {}
 
 
 #: Why a meld is refused after the turn's retract (every family: Game._check_meld_like, _ct_check_meld).
+#: The bound is the engine's reading, not a sentence of one text: every variant that allows a retract
+#: (each citing its own text for it) allows it once a turn, so that meld and retract cannot go round for ever.
 RETRACTED_THIS_TURN = (
-    "you retracted your insufficient meld this turn: no new initial meld until your next turn (Bicycle "
-    "'Insufficient Melds': 'A player may also retract all cards in the meld', once, with the penalty; meld and "
-    "retract must not go round for ever)")
+    "you retracted your insufficient meld this turn: no new initial meld until your next turn (a retract is a "
+    "penalty allowed once a turn, so that meld and retract cannot go round for ever)")
 
 
 def _meld(cards: tuple[int, ...]) -> Action:
