@@ -186,9 +186,9 @@ def seed_commitment(seed: int | str, salt: str) -> str:
 
 
 def record_from_game(game: Game, seat: int | None = None, date: str | None = None,
-                     fairness: Fairness | None = None) -> Record:
+                     fairness: Fairness | None = None, names: Sequence[str] | None = None) -> Record:
     """The record of ``game`` so far; with ``seat``, redacted to what that seat saw; with ``fairness``,
-    its Commitment (and, unredacted, its Salt)."""
+    its Commitment (and, unredacted, its Salt); with ``names`` (one per seat, "" for none), a Names tag."""
     if seat is not None and not 0 <= seat < game.num_players:
         raise NotationError(f"there is no seat {seat} in a {game.num_players}-player game")
     if not game.deals or game.deals[0]["hand"] != 1:
@@ -222,6 +222,8 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
             tags["Salt"] = fairness.salt
             if fairness.chosen:
                 tags["Practice"] = PRACTICE
+    if names is not None:
+        tags["Names"] = names_tag(names, game.num_players)
     if seat is not None:
         del tags["Seed"]  # the seed reveals every card
         tags.pop("Salt", None)  # with the salt, a short seed could be found by trying candidates
@@ -251,10 +253,34 @@ def record_from_game(game: Game, seat: int | None = None, date: str | None = Non
 
 
 def export_record(game: Game, seat: int | None = None, date: str | None = None,
-                  fairness: Fairness | None = None) -> str:
+                  fairness: Fairness | None = None, names: Sequence[str] | None = None) -> str:
     """The game as a record; ``seat`` redacts it for that seat, ``date`` fills the Date tag,
-    ``fairness`` adds the seed's commitment (and its salt, unredacted)."""
-    return format_record(record_from_game(game, seat, date, fairness))
+    ``fairness`` adds the seed's commitment (and its salt, unredacted), ``names`` the seats' names."""
+    return format_record(record_from_game(game, seat, date, fairness, names))
+
+
+def names_tag(names: Sequence[str], players: int) -> str:
+    """The Names tag's value: a JSON list with one name per seat (JSON escapes every control character, so the
+    tag stays on its line; a tag's value runs to the line's last quote, so the list's quotes need no escape)."""
+    if len(names) != players:
+        raise NotationError(f"give one name per seat: {players} seats, {len(names)} names")
+    return json.dumps([str(name) for name in names], ensure_ascii=False)
+
+
+def seat_names(record: Record, players: int) -> list[str]:
+    """The seats' names of a record's Names tag, "" for a seat without one; all "" when the record has no tag
+    (records written before the tag, or by the terminal). A malformed tag is an error naming its line."""
+    value = record.tags.get("Names")
+    if value is None:
+        return [""] * players
+    try:
+        names = json.loads(value)
+    except ValueError:
+        names = None
+    if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
+        raise RecordError(record.tag_lines.get("Names", 0),
+                          f"the Names tag is a JSON list of {players} names, one per seat, not {value!r}")
+    return names
 
 
 # --------------------------------------------------------------------- parsing
@@ -538,6 +564,9 @@ def replay_command(text: str) -> str:
     sides = range(game.num_sides)
     lines = [f"{game.variant_name}, {game.num_players} players, seed {game.seed}: "
              f"{len(game.history)} actions in {len(game.deals)} hand(s), all legal and matching the record"]
+    names = seat_names(parse_record(text), game.num_players)
+    if any(names):  # the web app's records name their seats; seats count from 0 as in the notation
+        lines.append("seats: " + ", ".join(f"seat {s} {name or '(no name)'}" for s, name in enumerate(names)))
     lines.append("hand" + "".join(f"{'side ' + str(s):>10}{'total':>7}" for s in sides) + "  went out")
     for r in game.hand_results:
         cells = "".join(f"{r['sides'][s]['total']:>+10}{r['totals'][s]:>7}" for s in sides)
@@ -585,5 +614,5 @@ def verify_record(text: str) -> str:
 
 
 __all__ = ["Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "export_record",
-           "format_record", "parse_record", "record_from_game", "replay_command", "replay_record", "result_text",
-           "seed_commitment", "verify_record"]
+           "format_record", "names_tag", "parse_record", "record_from_game", "replay_command", "replay_record",
+           "result_text", "seat_names", "seed_commitment", "verify_record"]

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from canasta.errors import CanastaError
 from canasta.web import lifecycle
+from canasta.web.history import History, HistoryRequest
 from canasta.web.hub import Client, Hub
 from canasta.web.limits import BodyLimit, Limits
 from canasta.web.schemas import (
@@ -73,11 +74,6 @@ def variants_info() -> list[dict[str, Any]]:
                         for o in cls.options.values()],
         })
     return out
-
-
-def _docs_dir() -> Path | None:
-    candidate = Path(__file__).resolve().parents[2] / "docs" / "variants"
-    return candidate if candidate.is_dir() else None
 
 
 def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
@@ -173,31 +169,20 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_page(variant: str) -> HTMLResponse:
-        import html
+        from canasta.web.rules_page import rules_page as render_rules
 
-        info = {v["name"]: v for v in variants_info()}.get(variant)
+        infos = {v["name"]: v for v in variants_info()}
+        info = infos.get(variant)
         if info is None:
             raise WebError("no-variant", f"no variant {variant!r}", status=404)
-        docs = _docs_dir()
-        text = ""
-        if docs is not None and (docs / f"{variant}.md").is_file():
-            text = (docs / f"{variant}.md").read_text()
-        def allowed(o: dict[str, Any]) -> str:
-            if o["choices"] is not None:
-                return " · ".join(map(str, o["choices"]))
-            return "" if o["minimum"] is None else f"{o['minimum']} to {o['maximum']}"
+        return HTMLResponse(render_rules(info, set(infos)))
 
-        rows = "".join(f"<tr><td><code>{html.escape(o['name'])}</code></td><td>{html.escape(repr(o['default']))}</td>"
-                       f"<td>{html.escape(allowed(o))}</td>"
-                       f"<td>{html.escape(o['help'])}<br><small>{html.escape(o['source'])}</small></td></tr>"
-                       for o in info["options"])
-        body = (f"<h1>{html.escape(info['title'])}</h1><p>{html.escape(info['description'])}</p>"
-                f"<h2>Table rules</h2><table><tr><th>option</th><th>default</th><th>values</th><th>meaning</th></tr>{rows}</table>"
-                + (f"<h2>The rules as implemented</h2><pre class='rules'>{html.escape(text)}</pre>" if text else ""))
-        return HTMLResponse("<!doctype html><html><head><meta charset='utf-8'><meta name='viewport' "
-                            "content='width=device-width,initial-scale=1'><title>Rules</title>"
-                            "<link rel='stylesheet' href='/static/app.css'></head><body class='page'>"
-                            f"<p><a href='/'>← start page</a></p>{body}</body></html>")
+    # ------------------------------------------------------------ favicon
+    # browsers ask for /favicon.ico whatever the page's <link rel="icon"> says: the SVG drawn in static/
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -265,6 +250,19 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
         frames: dict[str, Any] = await bounded(lambda: replay_frames(body.record, budget=WORK_BUDGET))
         return frames
+
+    # ------------------------------------------------------- history (issue 19)
+    # A browser's games, known by the seat tokens it holds (in the body, never the URL): canasta/web/history.py
+    history = History(service)
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return page("history.html")
+
+    @app.post("/api/history")
+    async def api_history(body: HistoryRequest) -> dict[str, Any]:
+        found: dict[str, Any] = await bounded(history.for_browser, body.seats)
+        return found
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:

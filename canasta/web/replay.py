@@ -53,7 +53,7 @@ def _table_copy(game: Game) -> Game:
 def replay_frames(text: str, *, budget: float | None = None) -> dict[str, Any]:
     """The frames of a record. With ``budget`` (seconds), the work stops with :class:`ReplayTooLong`
     once that much time has passed (checked at every action: the server runs this in a thread)."""
-    from canasta.record import parse_record, replay_record
+    from canasta.record import parse_record, replay_record, seat_names
 
     deadline = None if budget is None else time.monotonic() + budget
 
@@ -62,11 +62,16 @@ def replay_frames(text: str, *, budget: float | None = None) -> dict[str, Any]:
     except CanastaError as exc:
         raise WebError("bad-record", str(exc)) from None
     tags = dict(record.tags)
+    try:
+        players = int(tags.get("Players", "0"))
+        names = seat_names(record, players)  # "" for each seat of a record without names (Seat 1, Seat 2 ...)
+    except (ValueError, CanastaError) as exc:
+        raise WebError("bad-record", str(exc)) from None
     if record.redacted_for is not None or "Redacted" in tags:
         listed = [{"number": h.number, "dealer": h.dealer,
                    "moves": [{"seat": m.seat, "action": format_action(m.action)} for m in h.moves]}
                   for h in record.hands]
-        return {"tags": tags, "redacted": True, "hands": listed,
+        return {"tags": tags, "redacted": True, "hands": listed, "names": names,
                 "message": f"this record is redacted for seat {tags.get('Redacted')}: its moves are listed, "
                            "but the hidden cards cannot be shown"}
     try:
@@ -98,7 +103,7 @@ def replay_frames(text: str, *, budget: float | None = None) -> dict[str, Any]:
             current["frames"].append({**step, **_frame(game)})
     if current:
         hands.append(current)
-    return {"tags": tags, "redacted": False, "players": final.num_players, "hands": hands,
+    return {"tags": tags, "redacted": False, "players": final.num_players, "names": names, "hands": hands,
             "winner": final.winner, "scores": final.scores}
 
 

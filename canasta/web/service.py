@@ -572,14 +572,15 @@ class GameService:
         from canasta.record import export_record
 
         game = live.game
+        names = [info.name for info in live.seats]  # shown at the table to every seat and spectator already
         if game.is_over:  # the seed and salt are revealed: anyone may check them against the commitment
-            return export_record(game, fairness=live.fairness)
+            return export_record(game, fairness=live.fairness, names=names)
         # A spectator may only have what is face up: a record redacted for any seat, minus that seat's hand,
         # would still be more than a spectator saw, so spectators get no running record.
         if seat is None:
             raise WebError("not-seated", "a running game's record is for its players (it shows the downloader's hand)",
                            status=403)
-        return export_record(game, seat=seat, fairness=live.fairness)
+        return export_record(game, seat=seat, fairness=live.fairness, names=names)
 
 
 def _action_row(game_id: str, seq: int, seat: int, stored: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ function current() { return variants.find((v) => v.name === $("variant").value);
 function renderVariant() {
   const v = current();
   $("variant-desc").textContent = v.description;
-  $("rules-link").href = `/static/rules.html?variant=${encodeURIComponent(v.name)}`;
+  $("rules-link").href = v.rules_page;  // the server renders the rules text (canasta/web/rules_page.py)
   const players = $("players");
   const keep = Number(players.value) || 4;
   // the table has four seat positions: Hand and Foot's 6 and 8 players are for the engine and terminal only

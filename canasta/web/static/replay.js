@@ -6,6 +6,18 @@ let data = null;
 let hand = 0;
 let step = 0;
 
+/** A seat's label, counted from 1, with its name when the record has one (the web app's records do). */
+function seatLabel(s) {
+  const name = data && data.names ? data.names[s] : "";
+  return name ? `Seat ${s + 1} · ${name}` : `Seat ${s + 1}`;
+}
+
+/** A side's label: its number and the names of its seats (partners sit every num_sides seats apart). */
+function sideLabel(side, sides) {
+  const names = (data.names || []).filter((n, s) => n && s % sides === side);
+  return `Side ${side + 1}` + (names.length ? ` (${names.join(" & ")})` : "");
+}
+
 async function load() {
   $("error").textContent = "";
   const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" },
@@ -32,7 +44,7 @@ function show() {
   box.innerHTML = "";
   if (data.redacted) {
     $("step").hidden = true;
-    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>Seat ${m.seat + 1}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
+    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>${escapeHtml(seatLabel(m.seat))}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
     return;
   }
   const frames = h.frames;
@@ -40,20 +52,20 @@ function show() {
   $("step").max = String(frames.length - 1);
   $("step").value = String(step);
   const f = frames[step];
-  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · seat ${f.seat + 1}: ${f.action}` : " · the deal")
+  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · ${seatLabel(f.seat)}: ${f.action}` : " · the deal")
     + (f.hand_over ? " · the hand is over: the table as it ended, and the score" : "");
   document.body.dataset.handOver = f.hand_over ? "true" : "false";
   document.body.dataset.step = String(step);
   f.hands.forEach((cards, s) => {
     const row = document.createElement("div");
     row.className = "seat-hand";
-    row.innerHTML = `<strong>Seat ${s + 1}${s === h.dealer ? " (dealer)" : ""}${f.actor === s ? " ▶" : ""}</strong> (${plural(cards.length, "card")})`;
+    row.innerHTML = `<strong>${escapeHtml(seatLabel(s))}${s === h.dealer ? " (dealer)" : ""}${f.actor === s ? " ▶" : ""}</strong> (${plural(cards.length, "card")})`;
     row.append(cardsRow(sortCards(cards)));
     box.append(row);
   });
   f.melds.forEach((melds, side) => {
     const row = document.createElement("div");
-    row.innerHTML = `<strong>Side ${side + 1}</strong> · score ${f.scores[side]} · red threes ${f.red_threes[side].length}`;
+    row.innerHTML = `<strong>${escapeHtml(sideLabel(side, f.melds.length))}</strong> · score ${f.scores[side]} · red threes ${f.red_threes[side].length}`;
     for (const m of melds) {
       // Variants with meld ids (Burraco): a run keeps its order; melds are named by id.
       const d = cardsRow(m.kind === "run" ? [...m.cards] : sortCards(m.cards));
@@ -65,7 +77,7 @@ function show() {
   box.append(centre(f));
   if (f.hand_over && h.result) {
     const keys = [...new Set(h.result.sides.flatMap((s) => Object.keys(s.items)))];
-    box.insertAdjacentHTML("beforeend", `<h2>Score of hand ${h.result.hand}</h2><table><tr><th></th>${h.result.sides.map((_, k) => `<th>Side ${k + 1}</th>`).join("")}</tr>`
+    box.insertAdjacentHTML("beforeend", `<h2>Score of hand ${h.result.hand}</h2><table><tr><th></th>${h.result.sides.map((_, k) => `<th>${escapeHtml(sideLabel(k, h.result.sides.length))}</th>`).join("")}</tr>`
       + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k))}</td>${h.result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
       + `<tr><th>Total</th>${h.result.sides.map((s) => `<th>${s.total}</th>`).join("")}</tr></table>`);
   }
@@ -108,4 +120,15 @@ $("prev").addEventListener("click", () => { step -= 1; show(); });
 $("next").addEventListener("click", () => { step += 1; show(); });
 $("last").addEventListener("click", () => { step = 1e9; show(); });
 $("step").addEventListener("input", () => { step = Number($("step").value); show(); });
-document.body.dataset.ready = "true";
+// /replay?game=<id>: a finished game of this server (from the history page); its record is public once the
+// game is over (a running game's record is for its players only, and the server refuses it here)
+async function fromServer(gameId) {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
+  if (!r.ok) { $("error").textContent = (await r.json()).message; return; }
+  $("text").value = await r.text();
+  await load();
+}
+
+const wanted = new URLSearchParams(location.search).get("game");
+if (wanted) fromServer(wanted).finally(() => { document.body.dataset.ready = "true"; });
+else document.body.dataset.ready = "true";
