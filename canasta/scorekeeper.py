@@ -38,7 +38,7 @@ UNDECLARED_RED_THREE_PENALTY = Classic.UNDECLARED_RED_THREE_PENALTY
 TOP_KEYS = ("variant", "rules", "players", "teams", "game")
 GAME_KEYS = ("scores", "naturals", "chapeaux", "hand")
 TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "concealed", "undeclared_red_threes", "penalties",
-             "bonuses", "black_threes_removed", "special_hand")
+             "bonuses", "black_threes_removed", "special_hand", "failed_go_out")
 
 #: Row labels of the readable sheet; other items (penalties) are shown by their name.
 ITEM_LABELS = {
@@ -269,7 +269,7 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
         raise ScoreInputError(f"{who}: 'black_threes_removed' must be a whole number from 0 to 4, not {removed!r}")
     side.removed_black_threes = removed
 
-    side.penalties = _named_points(raw, "penalties", who, negative=True)
+    side.penalties = _failed_go_outs(v, raw, who) + _named_points(raw, "penalties", who, negative=True)
     side.penalties += _named_points(raw, "bonuses", who, negative=False)
     return side
 
@@ -304,9 +304,26 @@ def _american_side(v: Classic, raw: dict[str, Any], side: _Side, who: str, partn
             raise ScoreInputError(f"{who}: a special hand is the side's 'first and only meld' (Terms): no other melds "
                                   "or threes")
         side.special_hand = special
-    side.penalties = _named_points(raw, "penalties", who, negative=True)
+    side.penalties = _failed_go_outs(v, raw, who) + _named_points(raw, "penalties", who, negative=True)
     side.penalties += _named_points(raw, "bonuses", who, negative=False)
     return side
+
+
+def _failed_go_outs(v: Any, raw: dict[str, Any], who: str) -> list[tuple[str, int]]:
+    """``failed_go_out``: how many times a player of the side, told 'yes' to 'May I go out?', could not go out;
+    each costs the variant's table rule failed_go_out_penalty (Denexa: 'Not being able to go out after having asked
+    "May I go out?": -100 points'), the engine's own item ``failed_go_out``."""
+    count = raw.get("failed_go_out", 0)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ScoreInputError(f"{who}: 'failed_go_out' must be a whole number of failed go-outs (0 or more), "
+                              f"not {_type_name(count)}")
+    if not count:
+        return []
+    penalty = v.rules.get("failed_go_out_penalty", 0)
+    if not penalty:
+        raise ScoreInputError(f"{who}: {v.title} has no penalty for failing to go out after asking "
+                              "(its table rule failed_go_out_penalty is 0 or absent)")
+    return [("failed_go_out", -penalty * count)]
 
 
 def _named_points(raw: dict[str, Any], key: str, who: str, *, negative: bool) -> list[tuple[str, int]]:
@@ -320,6 +337,9 @@ def _named_points(raw: dict[str, Any], key: str, who: str, *, negative: bool) ->
     for name, points in given.items():
         if not name.strip():
             raise ScoreInputError(f"{who}: a {kind} needs a name")
+        if name == "failed_go_out":
+            raise ScoreInputError(f"{who}: give failed go-outs as a count, e.g. \"failed_go_out\": 1 (the variant "
+                                  "sets the points)")
         if not isinstance(points, int) or isinstance(points, bool) or (points >= 0 if negative else points <= 0):
             what = "a negative whole number of points (it is deducted), e.g. -100" if negative else \
                 "a positive whole number of points, e.g. 100"
@@ -446,10 +466,12 @@ def score_input(data: Any) -> dict[str, Any]:
     v = _bind(data, players)
     _check_sides(v, teams)
     partnership = players >= 4
-    if getattr(v, "CLASSIC_TURN", False):
-        return _score_samba(v, teams, partnership)
-    if getattr(v, "MELD_IDS", False):
-        return _score_meld_ids(v, teams, partnership)
+    if getattr(v, "CLASSIC_TURN", False) or getattr(v, "MELD_IDS", False):
+        by_runs = _score_samba(v, teams, partnership) if getattr(v, "CLASSIC_TURN", False) else \
+            _score_meld_ids(v, teams, partnership)
+        if "game" in data:  # the Samba family and Burraco: the winner at the target too (the variant's game_won)
+            by_runs["game"] = _game_after(v, data["game"], by_runs["teams"])
+        return by_runs
     sides = [_side(v, t, _who(i, t, partnership), partnership) for i, t in enumerate(teams, 1)]
     _check_table(v, sides)
 
@@ -493,7 +515,7 @@ def _whole_numbers(value: Any, n: int, what: str, *, minimum: int | None = None)
     return list(value)
 
 
-def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, Any]:
+def _game_after(v: Any, raw: Any, hand: list[dict[str, Any]]) -> dict[str, Any]:
     """The game after this hand: running scores, whether it ended, and the variant's settlement.
 
     ``raw`` gives the game *before* this hand: ``scores`` (required), and for Mille the
@@ -513,8 +535,12 @@ def _game_after(v: Classic, raw: Any, hand: list[dict[str, Any]]) -> dict[str, A
     chapeaux = _whole_numbers(raw.get("chapeaux", [0] * n), n, "chapeaux", minimum=0)
     scores = [b + t["total"] for b, t in zip(before, hand, strict=True)]
     top = max(scores)
-    winner = scores.index(top) if top >= v.target_score and scores.count(top) == 1 else None
-    if v.hands_per_game is not None:  # Hand and Foot: 'The game ends after four hands have been played'
+    game_won = getattr(v, "game_won", None)  # Samba, Burraco: the engine's own test (Burraco: 'reach' or 'exceed')
+    if game_won is not None:
+        winner = game_won(scores)
+    else:
+        winner = scores.index(top) if top >= v.target_score and scores.count(top) == 1 else None
+    if getattr(v, "hands_per_game", None) is not None:  # Hand and Foot: 'The game ends after four hands have been played'
         hand_no = raw.get("hand")
         if not isinstance(hand_no, int) or isinstance(hand_no, bool) or hand_no < 1:
             raise ScoreInputError(f"'game' needs 'hand': the number of this hand (1 to {v.hands_per_game}), "
@@ -618,7 +644,8 @@ def _score_meld_ids(v: Any, teams: list[dict[str, Any]], partnership: bool) -> d
 
 
 #: Keys of a team in Samba.
-SAMBA_TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "undeclared_red_threes", "penalties", "bonuses")
+SAMBA_TEAM_KEYS = ("name", "melds", "threes", "hands", "went_out", "undeclared_red_threes", "penalties", "bonuses",
+                   "failed_go_out")
 
 
 def _score_samba(v: Any, teams: list[dict[str, Any]], partnership: bool) -> dict[str, Any]:
@@ -676,7 +703,7 @@ def _score_samba(v: Any, teams: list[dict[str, Any]], partnership: bool) -> dict
                                       "partnership must have formed at least two seven-card melds'")
             if all(h for h in hands):
                 raise ScoreInputError(f"{who} went out, but no hand of the side is empty")
-        penalties = _named_points(raw, "penalties", who, negative=True)
+        penalties = _failed_go_outs(v, raw, who) + _named_points(raw, "penalties", who, negative=True)
         penalties += _named_points(raw, "bonuses", who, negative=False)
         if undeclared:
             penalties.insert(0, ("undeclared_red_threes", -500 * undeclared))

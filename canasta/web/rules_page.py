@@ -53,6 +53,8 @@ def _rewrite(tokens: list[Token], variants: set[str]) -> None:
                 token.attrSet("id", slug(following.content))
         elif token.type == "heading_close":
             token.tag = f"h{min(6, int(token.tag[1]) + 1)}"
+        elif token.type == "table_open":  # a wide table scrolls on a phone: keyboard users must reach it too
+            token.attrSet("tabindex", "0")
         if token.children:
             opened: list[Token] = []
             for child in token.children:
@@ -104,7 +106,7 @@ def rules_page(info: dict[str, Any], variants: set[str]) -> str:
         f"<td>{esc(_default(o['default']))}</td><td>{esc(_allowed(o))}</td>"
         f"<td>{esc(o['help'])}" + (f"<br><small>{esc(o['source'])}</small>" if o["source"] else "") + "</td></tr>"
         for o in info["options"])
-    table = ("<div class='table-scroll'><table><caption class='sr-only'>Table rules</caption><thead><tr>"
+    table = ("<div class='table-scroll' tabindex='0' role='region' aria-label='Table rules'><table><caption class='sr-only'>Table rules</caption><thead><tr>"
              "<th scope='col'>Table rule</th><th scope='col'>Default</th><th scope='col'>Values</th>"
              f"<th scope='col'>Meaning</th></tr></thead><tbody>{rows}</tbody></table></div>") if rows else \
         "<p>This variant has no table rules to choose.</p>"

@@ -348,3 +348,57 @@ def test_scorepad_mille_to_the_target_with_its_settlement(browser: Any, server: 
     winner = page.inner_text("#winner")
     assert "Player 1 wins: 1280 to 80" in winner and "kunk" in winner, winner
     page.context.close()
+
+
+# ------------------------------------------------- issue 19 part C: history, scorepad families, replay, rules
+SCOREPAD_FAMILIES = [("classic", "4"), ("samba", "4"), ("burraco", "4"), ("mille", "2"), ("american", "4"),
+                     ("hand-and-foot", "8")]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_history_scorepad_families_replay_and_rules(browser: Any, server: Server, viewport: dict[str, int]) -> None:
+    """No serious or critical violation on the history page (with games in it), the scorepad of every variant
+    family (with a scored hand), a named record in the replay viewer and a rules page."""
+    page = new_page(browser, viewport)
+    with server.http() as http:
+        game = http.post("/api/games", json={"players": 2, "seed": "6", "rules": {"target_score": 50},
+                                             "seats": [{"kind": "me", "name": "Ana"}, {"kind": "computer"}]}).json()
+    live = server.app.state.service.get(game["id"])
+    from canasta.notation import format_action
+    from canasta.players import get_player
+
+    bots = [get_player("basic", seed=s) for s in range(2)]
+    while not live.game.is_over:
+        seat = live.game.actor
+        action = bots[seat].choose(live.game.observation(seat), live.game.legal_actions())
+        server.app.state.service.submit(live, seat, format_action(action), live.version)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page.evaluate("([id, token]) => localStorage.setItem(`canasta.seat.${id}`, JSON.stringify({seat: 0, token}))",
+                  [game["id"], game["tokens"]["0"]])
+    page.goto(server.base + "/history")
+    page.wait_for_selector("#games tr[data-game]", timeout=WAIT)
+    assert serious_violations(page) == []
+    page.locator("#games tr[data-game] a").first.click()
+    page.wait_for_selector("#viewer:not([hidden])", timeout=WAIT)
+    page.click("#last")
+    assert "Ana" in page.inner_text("#frame")
+    assert serious_violations(page) == []
+    page.goto(server.base + "/rules/samba")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    assert serious_violations(page) == []
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    for variant, players in SCOREPAD_FAMILIES:
+        page.select_option("#variant", variant)
+        page.select_option("#players", players)
+        teams = page.locator("[data-team]")
+        for t in range(teams.count()):
+            fill_side(teams.nth(t), "Q Q Q" if variant != "burraco" else "Qh Qs Qd", ["9"] * teams.nth(t).locator('[data-f^="hand"]').count())
+        page.click("#score-btn")
+        page.wait_for_selector("#result table, #pad-error:not(:empty)", timeout=WAIT)
+        assert page.inner_text("#pad-error") == "", (variant, page.inner_text("#pad-error"))
+        found = serious_violations(page)
+        assert found == [], (variant, found)
+        page.click("#reset")
+    page.context.close()

@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const KEY = "canasta.scorepad.v2";
 let variants = [];
 // {variant, players, names, hands: [{teams (the input sent), totals, game (the server's game status)}]}
+// teamsOfThree: Hand and Foot with 6 players as two teams of three (its table rule team_size 3)
 let pad = JSON.parse(localStorage.getItem(KEY) || "null") || { variant: "classic", players: 4, names: [], hands: [] };
 let editing = null;  // the index of the hand being edited, or null for a new hand
 
@@ -20,25 +21,61 @@ const SPECIAL_HANDS = ["straight", "pairs", "pairs-wild", "garbage", "zip-code"]
 
 /** The names for the columns: what the user typed, else "Team 1" / "Player 1". */
 function columnNames() {
-  return [...Array(sides()).keys()].map((i) => pad.names[i] || `${perSide() === 2 ? "Team" : "Player"} ${i + 1}`);
+  return [...Array(sides()).keys()].map((i) => pad.names[i] || `${perSide() > 1 ? "Team" : "Player"} ${i + 1}`);
 }
 
-function sides() { return pad.players === 4 ? 2 : pad.players; }
-function perSide() { return pad.players === 4 ? 2 : 1; }
+const FEET = ["hand-and-foot", "triple-play"];
+/** How the players sit (docs/variants): alone with 2 or 3; partnerships of two with 4 and 8; with 6, Hand and
+ * Foot has three teams of two (or two of three under team_size 3), the Classic family two teams of three. */
+function layout() {
+  const n = pad.players;
+  if (n <= 3) return { sides: n, per: 1 };
+  if (n === 6) return pad.variant === "hand-and-foot" && !pad.teamsOfThree ? { sides: 3, per: 2 } : { sides: 2, per: 3 };
+  return { sides: n / 2, per: 2 };
+}
+function sides() { return layout().sides; }
+function perSide() { return layout().per; }
+/** The table rules the hand is scored under: only Hand and Foot's teams of three differ from the defaults. */
+function rules() { return pad.variant === "hand-and-foot" && pad.players === 6 && pad.teamsOfThree ? { team_size: 3 } : {}; }
+function variantInfo() { return variants.find((x) => x.name === pad.variant); }
+/** The variant's default for a table rule (from /api/variants: the engine's own table), or undefined. */
+function ruleDefault(name) {
+  const o = (variantInfo() || { options: [] }).options.find((x) => x.name === name);
+  return o ? o.default : undefined;
+}
 function save() { localStorage.setItem(KEY, JSON.stringify(pad)); }
 
 function renderVariant() {
   const v = variants.find((x) => x.name === pad.variant) || variants[0];
   pad.variant = v.name;
   $("variant").value = v.name;
-  const counts = v.player_counts.filter((n) => n <= 4);
+  const counts = v.player_counts;
   $("players").innerHTML = counts.map((n) => `<option value="${n}">${n}</option>`).join("");
   if (!counts.includes(pad.players)) pad.players = counts.includes(4) ? 4 : counts[counts.length - 1];
   $("players").value = String(pad.players);
+  $("teams-of-three-row").hidden = !(pad.variant === "hand-and-foot" && pad.players === 6);
+  $("teams-of-three").checked = !!pad.teamsOfThree;
   renderTeams();
 }
 
 function field(label, html) { return `<label>${label} ${html}</label>`; }
+
+// Penalties the texts give for things only real cards allow (the online game's engine prevents them); the
+// points come from the scorekeeper (the variant's tables), never from this page.
+const UNDECLARED_THREES = ["classic", "uruguayan", "cuban", "hand-and-foot", "triple-play"];
+function penaltyFields() {
+  let html = "";
+  if (UNDECLARED_THREES.includes(pad.variant)) {
+    html += field("Red threes never laid down", `<input data-f="undeclared" type="number" min="0" max="8" value="0">`);
+  }
+  if (ruleDefault("failed_go_out_penalty")) {
+    html += field("Failed go-outs (asked \u201cMay I go out?\u201d, told yes, could not)", `<input data-f="failed" type="number" min="0" max="9" value="0">`);
+  }
+  if (family() !== "burraco") {
+    html += field("Other penalties (points deducted)", `<input data-f="other" type="number" min="0" step="5" value="0">`);
+  }
+  return html ? `<fieldset class="penalties"><legend>Penalties</legend>${html}</fieldset>` : "";
+}
 
 function renderTeams() {
   const fam = family();
@@ -46,7 +83,7 @@ function renderTeams() {
   const per = perSide();
   let html = "";
   for (let t = 0; t < n; t++) {
-    const who = per === 2 ? "Team" : "Player";
+    const who = per > 1 ? "Team" : "Player";
     html += `<fieldset class="scorepad-team" data-team="${t}"><legend>${who} ${t + 1}</legend>
       ${field("Name", `<input data-f="name" value="${escapeHtml(pad.names[t] || "")}">`)}
       ${field("Melds, one per line", `<textarea data-f="melds" rows="4" placeholder="K K K K K K K&#10;5 5 5 2"></textarea>`)}`;
@@ -55,8 +92,9 @@ function renderTeams() {
     for (let p = 0; p < per; p++) {
       // Hand and Foot: an unplayed foot (and Triple Play's knee) counts as cards left in hand
       const where = pad.variant === "hand-and-foot" ? "hand and foot" : pad.variant === "triple-play" ? "hand, knee and foot" : "hand";
-      html += field(`Cards left in ${where}${per === 2 ? ` (player ${p + 1})` : ""}`, `<input data-f="hand${p}" placeholder="7 9 JK">`);
+      html += field(`Cards left in ${where}${per > 1 ? ` (player ${p + 1})` : ""}`, `<input data-f="hand${p}" placeholder="7 9 JK">`);
     }
+    html += penaltyFields();
     html += `<label><input type="radio" name="went_out" value="${t}"> ${fam === "burraco" ? "closed" : "went out"}</label>`;
     if (fam === "classic" && pad.variant !== "mille") html += `<label><input type="checkbox" data-f="concealed"> concealed</label>`;
     if (fam === "burraco") html += `<label><input type="checkbox" data-f="pozzetto" checked> took the pozzetto</label>`;
@@ -122,6 +160,13 @@ function readTeams() {
     if (get("concealed")) out.concealed = get("concealed").checked;
     if (get("black") && Number(get("black").value)) out.black_threes_removed = Number(get("black").value);
     if (get("special") && get("special").value) out.special_hand = get("special").value;
+    if (get("undeclared") && Number(get("undeclared").value)) out.undeclared_red_threes = Number(get("undeclared").value);
+    if (fam === "samba") {  // Samba: a red three left in a hand is an undeclared one (Denexa 'Penalties')
+      const held = out.hands.flat().filter((c) => /^3[hd]$/i.test(c)).length;
+      if (held) out.undeclared_red_threes = held;
+    }
+    if (get("failed") && Number(get("failed").value)) out.failed_go_out = Number(get("failed").value);
+    if (get("other") && Number(get("other").value)) out.penalties = { other_penalties: -Math.abs(Number(get("other").value)) };
     return out;
   });
 }
@@ -143,6 +188,9 @@ function fillTeams(teams) {
     if (get("pozzetto")) get("pozzetto").checked = team.pozzetto_taken !== false;
     if (get("black")) get("black").value = String(team.black_threes_removed || 0);
     if (get("special")) get("special").value = team.special_hand || "";
+    if (get("undeclared")) get("undeclared").value = String(team.undeclared_red_threes || 0);
+    if (get("failed")) get("failed").value = String(team.failed_go_out || 0);
+    if (get("other")) get("other").value = String(-((team.penalties || {}).other_penalties || 0));
   });
 }
 
@@ -160,7 +208,8 @@ async function post(teams, index) {
     game.naturals = game.scores.map((_, k) => before.reduce((n, h) => n + ((h.naturals || [])[k] || 0), 0));
     game.chapeaux = game.scores.map((_, k) => before.reduce((n, h) => n + ((h.chapeaux || [])[k] ? 1 : 0), 0));
   }
-  const body = { variant: pad.variant, players: pad.players, teams, game };
+  if (FEET.includes(pad.variant)) game.hand = index + 1;  // 'The game ends after four hands have been played'
+  const body = { variant: pad.variant, players: pad.players, rules: rules(), teams, game };
   const r = await fetch("/api/score", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   return [r.ok, await r.json()];
 }
@@ -228,6 +277,7 @@ function renderHistory() {
         + (st.payment !== null && st.payment !== undefined ? `: ${names[st.loser]} pays ${st.payment}.` : ".");
     }
   } else if (game && game.over) status = `The game ends in a tie: ${game.scores.join(" to ")}.`;
+  else if (game && game.hands) status = `Hand ${game.hand} of ${game.hands}.`;
   else if (game && game.target) status = `Game to ${game.target}.`;
   $("winner").textContent = status;
   $("winner").classList.toggle("won", !!(game && game.over));
@@ -268,7 +318,8 @@ async function main() {
     renderVariant();
     renderHistory();
   });
-  $("players").addEventListener("change", () => { pad.players = Number($("players").value); pad.hands = []; save(); renderTeams(); renderHistory(); });
+  $("players").addEventListener("change", () => { pad.players = Number($("players").value); pad.hands = []; pad.names = []; save(); renderVariant(); renderHistory(); });
+  $("teams-of-three").addEventListener("change", () => { pad.teamsOfThree = $("teams-of-three").checked; pad.hands = []; pad.names = []; save(); renderVariant(); renderHistory(); });
   $("pad").addEventListener("submit", score);
   $("undo").addEventListener("click", undo);
   $("reset").addEventListener("click", reset);
