@@ -486,3 +486,74 @@ def test_bonuses_for_real_card_deals() -> None:
 def test_bonuses_must_be_positive() -> None:
     with pytest.raises(ScoreInputError, match=r"bonus 'exact_deal' must be a positive whole number"):
         score_input(bad(_team(0, bonuses={"exact_deal": -100})))
+
+
+# ------------------------------------------------------------- issue 19 part C: the scorepad's penalties and games
+def _two_sides(variant: str, first: dict[str, Any], **top: Any) -> dict[str, Any]:
+    """A 4-player hand nobody went out of: the first side as given, the second a plain meld and two cards."""
+    return {"variant": variant, "players": 4, **top, "teams": [
+        {"melds": [["Kh", "Kd", "Ks"]], "hands": [["9h"], ["8c"]], **first},
+        {"melds": [["Qh", "Qd", "Qs"]], "hands": [["7h"], ["6c"]]}]}
+
+
+@pytest.mark.parametrize(("variant", "rules"), [("classic", {}), ("classic", {"failed_go_out_penalty": 50}),
+                                                ("samba", {}), ("hand-and-foot", {})])
+def test_failed_go_outs_cost_the_variants_penalty(variant: str, rules: dict[str, Any]) -> None:
+    """Denexa 'Penalties': 'Not being able to go out after having asked "May I go out?": -100 points' (the table
+    rule failed_go_out_penalty): each failed go-out costs it, under the engine's own item name."""
+    from canasta.variants import find_variant
+
+    penalty = find_variant(variant)(4, rules).rules["failed_go_out_penalty"]
+    plain = score_input(_two_sides(variant, {}, rules=rules))["teams"][0]
+    failed = score_input(_two_sides(variant, {"failed_go_out": 2}, rules=rules))["teams"][0]
+    assert failed["items"]["failed_go_out"] == -2 * penalty
+    assert failed["total"] == plain["total"] - 2 * penalty
+
+
+def test_failed_go_out_refused_where_the_variant_has_no_such_penalty() -> None:
+    """Modern American: 'If you ask, and partner says yes, you must go out' (failed_go_out_penalty 0): no such item."""
+    with pytest.raises(ScoreInputError, match="failed_go_out_penalty"):
+        score_input(_two_sides("american", {"failed_go_out": 1}))
+    with pytest.raises(ScoreInputError, match="as a count"):
+        score_input(_two_sides("classic", {"penalties": {"failed_go_out": -100}}))
+    with pytest.raises(ScoreInputError, match="whole number"):
+        score_input(_two_sides("classic", {"failed_go_out": -1}))
+
+
+def test_samba_game_is_won_past_the_target() -> None:
+    """Denexa 'Samba': 'If one or both partnerships has exceeded a score of 10,000, the partnership with the higher
+    score at that point wins the game': the scorekeeper asks the variant (game_won), as the engine does."""
+    from canasta.variants import find_variant
+
+    samba = find_variant("samba")(4, {})
+    hand = score_input(_two_sides("samba", {"melds": [["4h", "5h", "6h"]]}))["teams"]
+    before = [samba.target_score - hand[0]["total"] + 10, 0]
+    game = score_input(_two_sides("samba", {"melds": [["4h", "5h", "6h"]]}, game={"scores": before}))["game"]
+    assert game["scores"] == [before[0] + hand[0]["total"], hand[1]["total"]]
+    assert game["winner"] == samba.game_won(game["scores"]) == 0 and game["over"] is True
+    early = score_input(_two_sides("samba", {"melds": [["4h", "5h", "6h"]]}, game={"scores": [0, 0]}))["game"]
+    assert early["winner"] is None and early["target"] == samba.target_score
+
+
+@pytest.mark.parametrize(("reached", "winner"), [("reach", 0), ("exceed", None)])
+def test_burraco_game_at_exactly_the_target(reached: str, winner: int | None) -> None:
+    """Denexa 'Burraco': 'score 2,000 points before your opponent' / 'until one partnership exceeds a score of
+    2,000' (table rule target_reached): a side at exactly 2,000 has won under 'reach' only."""
+    body = {"variant": "burraco", "players": 4, "rules": {"target_reached": reached}, "teams": [
+        {"melds": [["Kh", "Kd", "Ks"]], "hands": [["9h"], ["8c"]]},
+        {"melds": [["Qh", "Qd", "Qs"]], "hands": [["7h"], ["6c"]]}]}
+    hand = score_input(body)["teams"]
+    game = score_input({**body, "game": {"scores": [2000 - hand[0]["total"], 0]}})["game"]
+    assert game["scores"][0] == 2000 and game["winner"] == winner
+
+
+def test_hand_and_foot_with_eight_players_ends_after_the_fourth_hand() -> None:
+    """Denexa 'Hand and Foot': 'The game ends after four hands have been played. The partnership with the highest
+    score at that point is the winner' (four teams of two with 8 players)."""
+    teams = [{"melds": [["Kh", "Kd", "Ks", "Kc"]], "hands": [["9h"], ["8c"]]}] + \
+        [{"melds": [["5h", "5d", "5s"]], "hands": [["9h"], ["8c"]]}] * 3
+    body = {"variant": "hand-and-foot", "players": 8, "teams": teams}
+    third = score_input({**body, "game": {"scores": [0, 0, 0, 0], "hand": 3}})["game"]
+    fourth = score_input({**body, "game": {"scores": [0, 0, 0, 0], "hand": 4}})["game"]
+    assert third["over"] is False and third["winner"] is None
+    assert fourth["over"] is True and fourth["winner"] == 0
