@@ -88,7 +88,9 @@ class History:
             if known is None:
                 known, header = self._result(game_id)
                 if known is None:
-                    running.append({"id": game_id, "table": f"/table/{game_id}", **header})
+                    cls = VARIANTS.get(header["variant"])
+                    running.append({"id": game_id, "table": f"/table/{game_id}", **header,
+                                    "title": cls.title if cls is not None else header["variant"]})
                     continue
             games.append(self._row(game_id, seat, known, VARIANTS))
         games.sort(key=lambda g: g["created"], reverse=True)

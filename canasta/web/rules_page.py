@@ -44,15 +44,10 @@ def _web_href(href: str, variants: set[str]) -> str | None:
 
 def _rewrite(tokens: list[Token], variants: set[str]) -> None:
     for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            # the page's own h1 is the variant's title: the document's headings start one level down
-            level = min(6, int(token.tag[1]) + 1)
-            token.tag = f"h{level}"
+        if token.type == "heading_open":  # an anchor for the document's links to its own sections
             following = tokens[index + 1] if index + 1 < len(tokens) else None
             if following is not None and following.type == "inline":
                 token.attrSet("id", slug(following.content))
-        elif token.type == "heading_close":
-            token.tag = f"h{min(6, int(token.tag[1]) + 1)}"
         elif token.type == "table_open":  # a wide table scrolls on a phone: keyboard users must reach it too
             token.attrSet("tabindex", "0")
         if token.children:
@@ -103,13 +98,16 @@ def rules_page(info: dict[str, Any], variants: set[str]) -> str:
     esc = html.escape
     rows = "".join(
         f"<tr><th scope='row'>{esc(option_words(o['name']))}<br><code>{esc(o['name'])}</code></th>"
-        f"<td>{esc(_default(o['default']))}</td><td>{esc(_allowed(o))}</td>"
+        f"<td data-label='Default'>{esc(_default(o['default']))}</td>"
+        f"<td data-label='Values'>{esc(_allowed(o))}</td>"
         f"<td>{esc(o['help'])}" + (f"<br><small>{esc(o['source'])}</small>" if o["source"] else "") + "</td></tr>"
         for o in info["options"])
-    table = ("<div class='table-scroll' tabindex='0' role='region' aria-label='Table rules'><table><caption class='sr-only'>Table rules</caption><thead><tr>"
+    table = ("<div class='table-scroll' tabindex='0' role='region' aria-label='Table rules'><table class='rule-options'><caption class='sr-only'>Table rules</caption><thead><tr>"
              "<th scope='col'>Table rule</th><th scope='col'>Default</th><th scope='col'>Values</th>"
              f"<th scope='col'>Meaning</th></tr></thead><tbody>{rows}</tbody></table></div>") if rows else \
         "<p>This variant has no table rules to choose.</p>"
+    # the document's own title ("# Classic Canasta (`classic`)") would repeat the page's h1
+    text = re.sub(r"\A\s*# [^\n]*\n", "", text)
     body = render_markdown(text, variants) if text else "<p>The rules text is not installed with this server.</p>"
     title = esc(info["title"])
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -118,4 +116,7 @@ def rules_page(info: dict[str, Any], variants: set[str]) -> str:
             "<link rel='stylesheet' href='/static/app.css'></head><body class='page' data-ready='true'>"
             "<nav aria-label='site'><a href='/'>← start page</a></nav>"
             f"<main id='rules'><h1 id='title'>{title}</h1><p id='description'>{esc(info['description'])}</p>"
-            f"<h2>Table rules</h2>{table}<div id='text' class='rules-text'>{body}</div></main></body></html>")
+            "<p class='jump'><a href='#text'>The rules</a> · <a href='#table-rules'>Table rules</a></p>"
+            f"<div id='text' class='rules-text'>{body}</div>"
+            f"<h2 id='table-rules'>Table rules</h2><p>What a table may change when the game is created, with "
+            f"its default.</p>{table}</main></body></html>")

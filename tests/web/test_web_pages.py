@@ -114,8 +114,8 @@ def test_rules_page_is_markdown_rendered_as_html_without_raw_html(db_url: str,
     with server.http() as http:
         page = http.get("/rules/american").text
     assert "<pre class='rules'>" not in page and "**" not in page
-    assert re.search(r"<h3 id=\"not-implemented-yet\">", page)  # the page links to it: '(#not-implemented-yet)'
-    assert '<a href="#not-implemented-yet">' in page and "<table>" in page and "<li>" in page
+    assert re.search(r"<h2 id=\"not-implemented-yet\">", page)  # the page links to it: '(#not-implemented-yet)'
+    assert '<a href="#not-implemented-yet">' in page and '<table tabindex="0">' in page and "<li>" in page
     html = render_markdown("<script>alert(1)</script> <b>x</b>\n\n[a](javascript:alert(1)) [b](cuban.md#cards) "
                            "[c](../architecture.md) [d](https://example.org/)", {"classic", "cuban"})
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>" not in html

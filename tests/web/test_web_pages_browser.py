@@ -1,8 +1,8 @@
 """The pages of issue 19 part C in Chromium: the history page, the scorepad for every variant family (Hand and
 Foot with 6 and 8 players, penalties), the replay viewer with the seats' names, the rules page.
 
-With CANASTA_SCREENSHOTS=1 the tests (re)write docs/screenshots/{history,scorepad,scorepad-hand-and-foot,
-replay,rules}{,-phone}.png.
+With CANASTA_SCREENSHOTS=1 the tests (re)write docs/screenshots/{history,scorepad-classic,scorepad-hand-and-foot,
+replay-named,rules}{,-phone}.png (test_web_browser.py writes scorepad.png and replay.png).
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ def server(tmp_path: Path, make_server: Any) -> Server:
     return made
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, *, full: bool = False) -> None:
     if os.environ.get("CANASTA_SCREENSHOTS"):
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
 def finish(on: Server, game_id: str) -> Any:
@@ -103,16 +103,20 @@ def test_history_page_lists_this_browsers_games_and_opens_their_records(browser:
     margins = [live.game.scores[0] - live.game.scores[1] for live in lives[:2]]
     shown = float(page.inner_text('#stats tr[data-variant="classic"] [data-margin]'))
     assert shown == round(sum(margins) / 2, 1)
-    shot(page, "history" if viewport is DESKTOP else "history-phone")
+    shot(page, "history" if viewport is DESKTOP else "history-phone", full=True)
     # the record opens in the replay viewer, with the seats' names
     page.locator(f'#games tr[data-game="{games[0]["id"]}"] a').click()
     page.wait_for_selector("#viewer:not([hidden])", timeout=WAIT)
-    page.click("#next")
-    page.wait_for_selector("body[data-step='1']", timeout=WAIT)
+    for step in range(1, 12):  # on to a step with a pile (the first player may have taken it)
+        page.click("#next")
+        page.wait_for_selector(f"body[data-step='{step}']", timeout=WAIT)
+        if page.locator("#frame .pile .card").count():
+            break
+    assert page.locator("#frame .pile .card").count() == 1  # the pile is drawn as cards, its top face up
     frame = page.inner_text("#frame")
     assert "Seat 1 · Ana" in frame and "Seat 4 · Dario" in frame and "Side 1 (Ana & Carla)" in frame
     assert "Seat 0" not in frame
-    shot(page, "replay" if viewport is DESKTOP else "replay-phone")
+    shot(page, "replay-named" if viewport is DESKTOP else "replay-named-phone")
     # another browser (a fresh context holds no seats): nothing of Ana's
     stranger = new_page(browser, viewport)
     stranger.goto(server.base + "/history")
@@ -167,8 +171,6 @@ def test_scorepad_hand_and_foot_with_six_and_eight_players(browser: Any, server:
     per_hand = [score_input(body)["teams"] for body in bodies]
     totals = [sum(hand[s]["total"] for hand in per_hand) for s in range(sides)]
     assert f"Team 1 wins: {' to '.join(map(str, totals))}" in page.inner_text("#winner")
-    if players == 8:
-        shot(page, "scorepad-hand-and-foot")
     page.context.close()
 
 
@@ -204,8 +206,6 @@ def test_scorepad_penalties_of_the_texts(browser: Any, server: Server, variant: 
     assert page.locator("#result [data-total]").first.inner_text() == str(expected["total"])
     result = page.inner_text("#result")
     assert "Failed go-out" in result and "Undeclared red threes" in result
-    if variant == "classic":
-        shot(page, "scorepad")
     page.context.close()
 
 
@@ -223,4 +223,27 @@ def test_rules_page_rendered(browser: Any, server: Server, viewport: dict[str, i
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], width
     shot(page, "rules" if viewport is DESKTOP else "rules-phone")
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(("variant", "players"), [("classic", "4"), ("hand-and-foot", "8")])
+def test_scorepad_fits_the_screen(browser: Any, server: Server, viewport: dict[str, int], variant: str,
+                                  players: str) -> None:
+    """The scorepad with a scored hand, Classic and Hand and Foot's four teams: nothing wider than the screen."""
+    page = new_page(browser, viewport)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#variant", variant)
+    page.select_option("#players", players)
+    teams = page.locator("[data-team]")
+    for n in range(2):
+        for t in range(teams.count()):
+            fill_side(teams.nth(t), "K K K K\n8 8 8" if t == n else "5 5 5", ["9", "7"])
+        page.click("#score-btn")
+        page.wait_for_function(f"document.querySelectorAll('#history tr[data-hand]').length === {n + 1}", timeout=WAIT)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], width
+    phone = "" if viewport is DESKTOP else "-phone"
+    shot(page, f"scorepad-{variant}{phone}", full=True)
     page.context.close()

@@ -26,8 +26,9 @@ function statsTable(stats) {
   return `<table class="stats"><caption class="sr-only">Games, wins and average margin per variant</caption>
     <thead><tr><th scope="col">Variant</th><th scope="col">Games</th><th scope="col">Wins</th><th scope="col">Losses</th>
     <th scope="col">Ties</th><th scope="col">Average margin</th></tr></thead><tbody>`
-    + stats.map((s) => `<tr data-variant="${escapeHtml(s.variant)}"><th scope="row">${escapeHtml(s.title)}</th><td>${s.games}</td>
-      <td data-wins>${s.wins}</td><td>${s.losses}</td><td>${s.ties}</td><td data-margin>${signed(s.average_margin)}</td></tr>`).join("")
+    + stats.map((s) => `<tr data-variant="${escapeHtml(s.variant)}"><th scope="row">${escapeHtml(s.title)}</th><td data-label="Games">${s.games}</td>
+      <td data-wins data-label="Wins">${s.wins}</td><td data-label="Losses">${s.losses}</td><td data-label="Ties">${s.ties}</td>
+      <td data-margin data-label="Average margin">${signed(s.average_margin)}</td></tr>`).join("")
     + "</tbody></table>";
 }
 
@@ -49,14 +50,14 @@ function gamesTable(games) {
     <thead><tr><th scope="col">Date</th><th scope="col">Variant</th><th scope="col">Result</th><th scope="col">Margin</th>
     <th scope="col">Seats and final scores</th><th scope="col">Hands</th><th scope="col">Record</th></tr></thead><tbody>`
     + games.map((g) => `<tr data-game="${escapeHtml(g.id)}"><td>${escapeHtml(g.date)}</td><td>${escapeHtml(g.title)}</td>
-      <td data-result="${g.result}">${RESULT_WORDS[g.result]}</td><td>${signed(g.margin)}</td><td class="names">${sidesText(g)}</td>
-      <td>${g.hands}</td><td><a href="${escapeHtml(g.record)}">Replay<span class="sr-only"> the ${escapeHtml(g.title)} game of ${escapeHtml(g.date)}</span></a></td></tr>`).join("")
+      <td data-result="${g.result}">${RESULT_WORDS[g.result]}</td><td data-label="Margin">${signed(g.margin)}</td><td class="names">${sidesText(g)}</td>
+      <td data-label="Hands">${g.hands}</td><td><a href="${escapeHtml(g.record)}">Replay<span class="sr-only"> the ${escapeHtml(g.title)} game of ${escapeHtml(g.date)}</span></a></td></tr>`).join("")
     + "</tbody></table>";
 }
 
 function runningList(running) {
   if (!running.length) return "<p>None.</p>";
-  return "<ul>" + running.map((g) => `<li><a href="${escapeHtml(g.table)}">${escapeHtml(g.variant)}, ${g.players} players</a>
+  return "<ul>" + running.map((g) => `<li><a href="${escapeHtml(g.table)}">${escapeHtml(g.title)}, ${g.players} players</a>
     <small>started ${escapeHtml(g.date)}</small></li>`).join("") + "</ul>";
 }
 

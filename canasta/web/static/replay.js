@@ -105,6 +105,7 @@ function centre(f) {
   stock.insertAdjacentHTML("beforeend", `<div>stock ${f.stock_size}</div>`);
   const pile = document.createElement("div");
   pile.className = "replay-pile pile";
+  pile.classList.toggle("stacked", f.pile_size > 1);  // the cards under the top one, squared up beneath it
   if (f.pile_top) pile.append(cardElement(f.pile_top));
   else pile.insertAdjacentHTML("beforeend", `<div class="empty-pile">empty</div>`);
   pile.insertAdjacentHTML("beforeend", `<div>pile ${f.pile_size}${f.frozen ? " · frozen" : ""}</div>`);
@@ -127,6 +128,7 @@ async function fromServer(gameId) {
   if (!r.ok) { $("error").textContent = (await r.json()).message; return; }
   $("text").value = await r.text();
   await load();
+  if (data) $("viewer").scrollIntoView();
 }
 
 const wanted = new URLSearchParams(location.search).get("game");
