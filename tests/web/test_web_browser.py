@@ -328,7 +328,7 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     page.wait_for_selector("#viewer:not([hidden])", timeout=WAIT)
     page.click("#next")
     page.wait_for_selector("body[data-step='1']", timeout=WAIT)
-    assert "seat" in page.inner_text("#where")
+    assert "Seat 1 · Computer (basic): " in page.inner_text("#where")  # the actor, numbered from 1 and named
     shoot(page, "replay")
     # the last step of the hand: its final table (melds) and its score
     page.click("#last")
