@@ -247,3 +247,29 @@ def test_scorepad_fits_the_screen(browser: Any, server: Server, viewport: dict[s
     phone = "" if viewport is DESKTOP else "-phone"
     shot(page, f"scorepad-{variant}{phone}", full=True)
     page.context.close()
+
+
+def test_scorepad_modern_american_special_hand_and_threes(browser: Any, server: Server) -> None:
+    """Modern American's family: threes of both colours typed as cards, and a side going out with a special hand
+    ('the team that went out scores only the amount shown below for the special hand', Terms 6), scored as the
+    scorekeeper scores the very input the page sent."""
+    page = new_page(browser, DESKTOP)
+    bodies = sent_bodies(page)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#variant", "american")
+    teams = page.locator("[data-team]")
+    fill_side(teams.nth(0), "", ["", "9 8"])
+    teams.nth(0).locator('[data-f="special"]').select_option("pairs")
+    teams.nth(0).locator('input[name="went_out"]').check()
+    fill_side(teams.nth(1), "Q Q Q\nK K K", ["7", "6 4"])
+    teams.nth(1).locator('[data-f="threes-cards"]').fill("3h 3s")
+    page.click("#score-btn")
+    page.wait_for_selector("#result table", timeout=WAIT)
+    sent = bodies[-1]["teams"]
+    assert sent[0]["special_hand"] == "pairs" and sent[1]["threes"] == ["3h", "3s"]
+    expected = score_input(bodies[-1])["teams"]
+    assert expected[0]["items"] == {"special_hand": expected[0]["total"]} and expected[0]["total"] > 0
+    shown = page.eval_on_selector_all("#result [data-total]", "els => els.map(e => Number(e.textContent))")
+    assert shown == [t["total"] for t in expected]
+    page.context.close()
