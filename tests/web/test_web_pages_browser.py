@@ -273,3 +273,25 @@ def test_scorepad_modern_american_special_hand_and_threes(browser: Any, server: 
     shown = page.eval_on_selector_all("#result [data-total]", "els => els.map(e => Number(e.textContent))")
     assert shown == [t["total"] for t in expected]
     page.context.close()
+
+
+def test_scorepad_edit_can_be_cancelled(browser: Any, server: Server) -> None:
+    """Defect 13's edit, finished: an edit started by mistake is cancelled, leaving the hands as they were and a
+    fresh form for the next hand."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#players", "2")
+    teams = page.locator("[data-team]")
+    fill_side(teams.nth(0), "K K K", ["9"])
+    fill_side(teams.nth(1), "5 5 5", ["4"])
+    page.click("#score-btn")
+    page.wait_for_selector("#history tr[data-hand]", timeout=WAIT)
+    sheet = page.inner_text("#history")
+    assert page.locator("#cancel-edit").is_hidden()
+    page.click('[data-edit="0"]')
+    assert page.inner_text("#score-btn") == "Save hand 1" and page.input_value('[data-team="0"] [data-f="melds"]')
+    page.click("#cancel-edit")
+    assert page.inner_text("#score-btn") == "Score this hand" and page.locator("#cancel-edit").is_hidden()
+    assert page.input_value('[data-team="0"] [data-f="melds"]') == "" and page.inner_text("#history") == sheet
+    page.context.close()

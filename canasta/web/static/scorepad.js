@@ -106,6 +106,7 @@ function renderTeams() {
   }
   $("teams").innerHTML = html;
   $("score-btn").textContent = editing === null ? "Score this hand" : `Save hand ${editing + 1}`;
+  $("cancel-edit").hidden = editing === null;
 }
 
 // Cards written without a suit get one in turn (spades, hearts, diamonds, clubs, again), so that the
@@ -322,6 +323,7 @@ async function main() {
   $("teams-of-three").addEventListener("change", () => { pad.teamsOfThree = $("teams-of-three").checked; pad.hands = []; pad.names = []; save(); renderVariant(); renderHistory(); });
   $("pad").addEventListener("submit", score);
   $("undo").addEventListener("click", undo);
+  $("cancel-edit").addEventListener("click", () => { editing = null; $("pad-error").textContent = ""; renderTeams(); });
   $("reset").addEventListener("click", reset);
   renderVariant();
   renderHistory();
