@@ -123,6 +123,7 @@ def test_taken_pile_cards_wait_on_the_table_until_the_meld(new_page: Any, server
     assert page.locator("#pile-aside .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == aside
     assert "your initial meld" in page.locator("#pile-aside-caption").inner_text()
     assert f"{len(aside)} cards" in page.locator("#pile-aside-caption").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shoot(page, f"table-taken-pile-{suffix(viewport)}")
     # the partner's view: the same cards, waiting for the taker's meld
     other = new_page(viewport)
@@ -172,6 +173,8 @@ def test_chat_shows_text_as_text_with_names_and_emotes(new_page: Any, server: Se
     watcher.click("#chat-btn")
     assert watcher.locator("#chat-log li").first.inner_text() == f"Ana: {markup}"
     assert watcher.locator("#chat-form").is_hidden() and watcher.locator("#chat-readonly").is_visible()
+    watcher.click("#chat-close")
+    assert watcher.locator("#chat").is_hidden() and watcher.locator("#chat-btn").get_attribute("aria-expanded") == "false"
 
 
 # ---------------------------------------------------------------- undo

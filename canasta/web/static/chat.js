@@ -3,9 +3,10 @@
 const $ = (id) => document.getElementById(id);
 const table = () => window.canastaTable;
 
-/** The quick emotes: the server knows them by name and sends everyone the same text. */
-const EMOTES = [["hello", "👋", "Hello!"], ["good-game", "🤝", "Good game!"], ["nice", "👏", "Nice play!"],
-  ["thanks", "🙏", "Thanks!"], ["oops", "😅", "Oops!"], ["thinking", "🤔", "Let me think…"]];
+/** The quick emotes: the server knows them by name and sends everyone the same text (words, not emoji:
+ *  a system without an emoji font shows empty boxes). */
+const EMOTES = [["hello", "Hello!"], ["good-game", "Good game!"], ["nice", "Nice play!"], ["thanks", "Thanks!"],
+  ["oops", "Oops!"], ["thinking", "Let me think…"]];
 let unread = 0;
 let seated = null;
 
@@ -36,8 +37,7 @@ function addLine(m) {
   const s = table().state();
   who.textContent = s && s.obs.seat === m.seat ? `${m.name} (you)` : m.name;
   const what = document.createElement("span");
-  const emote = EMOTES.find(([name]) => name === m.emote);
-  what.textContent = emote ? `${emote[1]} ${m.text}` : m.text;
+  what.textContent = m.text;
   line.append(who, ": ", what);
   const log = $("chat-log");
   log.append(line);
@@ -51,13 +51,11 @@ function send(payload) {
 
 function wire() {
   const emotes = document.querySelector("#chat .emotes");
-  for (const [name, symbol, text] of EMOTES) {
+  for (const [name, text] of EMOTES) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.emote = name;
-    button.textContent = symbol;
-    button.title = text;
-    button.setAttribute("aria-label", text);
+    button.textContent = text;
     button.addEventListener("click", () => send({ emote: name }));
     emotes.append(button);
   }
@@ -70,6 +68,10 @@ function wire() {
     input.value = "";
   });
   $("chat-btn").addEventListener("click", () => setOpen(!isOpen()));
+  $("chat-close").addEventListener("click", () => {
+    setOpen(false);
+    $("chat-btn").focus();
+  });
 }
 
 document.addEventListener("canasta:message", (event) => {
