@@ -18,8 +18,7 @@ function renderAside(s) {
   const who = mine ? "your" : `${table().seatName(o.turn)}'s`;
   $("pile-aside-caption").textContent = `Taken, waiting for ${who} initial meld (${plural(cards.length, "card")})`;
   const row = $("pile-aside-cards");
-  row.replaceChildren(...cards.map((c) => cardElement(c, { small: true })));
-  row.setAttribute("aria-label", cards.map(cardName).join(", "));
+  row.replaceChildren(...cards.map((c) => cardElement(c, { small: true })));  // each card names itself
 }
 
 // ------------------------------------------------------------ undo (games against computers)
