@@ -187,3 +187,36 @@ def test_expert_computers_play_in_every_variant(variant: str, tmp_path: Any,
     assert moved and update["state"]["seats"][moved[0]["seat"]]["kind"] == "computer"
     assert update["state"]["failed"] is None
     watcher.close()
+
+
+# ---------------------------------------------------------------- two processes
+def test_chat_and_undo_reach_the_other_process(tmp_path: Any, make_server: Callable[..., Server]) -> None:
+    """Two app instances over one database and a private Redis: a chat line said on one reaches a spectator
+    on the other, and an undo on one rebuilds the other's game (its client resyncs to the shorter log)."""
+    from test_web_faults import PrivateRedis, _free_port
+
+    redis = PrivateRedis(_free_port())
+    redis.start()
+    try:
+        db = f"sqlite:///{tmp_path / 'two.db'}"
+        one = make_server(db, redis_url=redis.url, rate_limit=(1e6, 1e6))
+        two = make_server(db, redis_url=redis.url, rate_limit=(1e6, 1e6))
+        game = create(one, [ME, BOT, BOT, BOT], seed="0")
+        player = one.ws(game["id"], game["tokens"]["0"])
+        watcher = two.ws(game["id"])
+        reply(watcher, ("chat-history",))
+        player.send({"type": "chat", "text": "hello from one"})
+        line = reply(watcher, ("chat",))
+        assert line["text"] == "hello from one" and line["name"] == "Ana"
+
+        before = my_play_phase(player, lambda legal: any(a.startswith("meld") for a in legal))
+        after = send_action(player, next(a for a in before["legal"] if a.startswith("meld")))
+        watcher.until(lambda m: m.get("type") == "update" and m["version"] == after["version"])
+        player.send({"type": "undo", "version": after["version"]})
+        assert reply(player, ("undone", "error"))["type"] == "undone"
+        back = watcher.until(lambda m: m.get("type") == "update" and m["version"] == before["version"])
+        assert back["resync"] is True and back["state"]["obs"]["melds"] == before["obs"]["melds"]
+        player.close()
+        watcher.close()
+    finally:
+        redis.kill()
