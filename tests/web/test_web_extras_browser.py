@@ -215,6 +215,7 @@ def test_undo_button_and_shortcut_against_computers(new_page: Any, server: Serve
     page.wait_for_function(f"Number(document.body.dataset.version) === {version + 1}", timeout=WAIT)
     assert len(hand_of(page)) == len(before) - 3
     page.locator("#undo-btn").wait_for(state="visible", timeout=WAIT)
+    shoot(page, "table-undo-desktop")
     page.click("#undo-btn")
     page.wait_for_function(f"Number(document.body.dataset.version) === {version}", timeout=WAIT)
     assert hand_of(page) == before
