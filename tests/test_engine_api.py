@@ -101,7 +101,8 @@ def test_options_coerced_from_text() -> None:
 OBSERVATION_KEYS = {
     "variant", "rules", "players", "seat", "side", "partner", "hand_no", "dealer", "turn", "actor", "phase",
     "hand", "hand_sizes", "stock_size", "pile_size", "pile_top", "pile", "frozen", "melds", "red_threes",
-    "opened", "minimum", "pending_value", "scores", "asked", "permission", "hand_results", "winner",
+    "opened", "minimum", "pending_value", "pile_taken_aside", "scores", "asked", "permission", "hand_results",
+    "winner",
 }
 
 

@@ -85,7 +85,7 @@ def test_determinization_matches_the_observation() -> None:
         assert world.card_count() == game.card_count()
         seen = world.observation(game.actor)
         for key in ("hand", "hand_sizes", "stock_size", "pile", "melds", "red_threes", "removed",
-                    "opened", "minimum", "scores", "phase", "turn", "pending_value"):
+                    "opened", "minimum", "scores", "phase", "turn", "pending_value", "pile_taken_aside"):
             assert seen[key] == obs[key], key
 
 

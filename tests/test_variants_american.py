@@ -277,6 +277,24 @@ def test_initial_meld_with_pile_lone_pair_does_not_count() -> None:
     assert game.pile_aside is None and game.hand_sizes[0] == 4
 
 
+def test_observation_shows_the_pile_waiting_for_the_initial_meld() -> None:
+    """Bicycle: 'Next, the player must take up the rest of the discard pile'; Terms: the pile waits until the
+    initial meld is complete. Those cards lay face up in the pile: every seat and a spectator see them
+    (``pile_taken_aside``) while they wait, and they are in the taker's hand once the meld is complete."""
+    game = pos(hands={0: "Ah Ad Ac Kh Kd JK 10h 10s 5d 6d", 1: "5c"}, pile="8c 9c 10d")
+    before = [game.observation(seat)["pile"] for seat in (0, 1, None)]
+    assert before == [["8c", "9c", "10d"]] * 3 and game.observation(0)["pile_taken_aside"] == []
+    act(game, "take 10h 10s")
+    for seat in (0, 1, None):
+        seen = game.observation(seat)
+        assert seen["pile_taken_aside"] == ["8c", "9c"] and seen["pile"] == [], seat
+    act(game, "meld Ah Ad Ac", "meld Kh Kd JK")
+    assert game.opened[0]
+    for seat in (0, 1, None):
+        assert game.observation(seat)["pile_taken_aside"] == []
+    assert {"8c", "9c"} <= set(game.observation(0)["hand"])
+
+
 def test_initial_meld_take_refused_when_hand_cannot_make_it() -> None:
     """Terms: 'The minimum count and the required three card natural or wild meld must already be present and
     complete in your hand and must be laid down before you are allowed to take any card from the pile.'"""

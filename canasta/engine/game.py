@@ -1553,6 +1553,9 @@ class Game(IdMeldRules, FootRules):
             "opened": list(self.opened),
             "minimum": [self.minimum(s) for s in range(self.num_sides)],
             "pending_value": self.pending_value,
+            # the rest of a pile taken below the initial meld, kept aside until the meld completes:
+            # it lay face up in the pile, so every seat (and a spectator) sees it
+            "pile_taken_aside": self._pile_aside_view(),
             # everyone at the table sees a retract: after it, no new initial meld this turn
             "retracted_this_turn": self.retracted,
             "scores": list(self.scores),
@@ -1579,6 +1582,10 @@ class Game(IdMeldRules, FootRules):
             return None
         return self.variant.settle(list(self.scores), self.hand_results, self.winner)
 
+    def _pile_aside_view(self) -> list[str]:
+        """The cards of a taken pile set aside until the initial meld completes (empty: none), in pile order."""
+        return [format_card(c) for c in self.pile_aside or ()]
+
     def _base_observation(self, seat: int | None) -> dict[str, Any]:
         """The observation keys every variant shares (melds are filled in by the family); None: a spectator."""
         return {
@@ -1594,6 +1601,7 @@ class Game(IdMeldRules, FootRules):
             "pile": [format_card(c) for c in self.pile], "frozen": False, "melds": [],
             "red_threes": [[] for _ in range(self.num_sides)], "removed": [[] for _ in range(self.num_sides)],
             "opened": list(self.opened), "minimum": [0] * self.num_sides, "pending_value": 0,
+            "pile_taken_aside": self._pile_aside_view(),
             "retracted_this_turn": self.retracted, "scores": list(self.scores), "asked": False, "permission": None,
             "hand_results": self.hand_results, "winner": self.winner,
             "known_hands": [[format_card(c) for c in sorted(k, key=sort_key)] for k in self.known],

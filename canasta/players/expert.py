@@ -161,6 +161,9 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
     removed = [[parse_card(c) for c in r] for r in obs["removed"]]
     for r in red_threes + removed:
         seen += r
+    # a taken pile's rest, set aside until the initial meld completes (face up: the observation lists it)
+    aside = [parse_card(c) for c in obs["pile_taken_aside"]]
+    seen += aside
     # cards every player saw go into the other hands (a taken pile) are dealt back to them
     known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
     for c in seen + [c for k in known for c in k]:
@@ -168,7 +171,7 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
     if any(k < 0 for k in unseen):
         raise ValueError("observation holds more cards than the pack")
     # A red three is laid out the moment it is drawn, so a hidden hand never holds one: they are
-    # dealt only to the stock (and to cards set aside from a taken pile, which were face up).
+    # dealt only to the stock.
     laid_out = [c for c in range(NUM_CODES) if is_red_three(c)]
     pool = [c for c in range(NUM_CODES) if c not in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
@@ -188,15 +191,10 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
             hands.append(known[s] + dealt)
     pool += [c for c in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
-    stock_size: int = obs["stock_size"]
-    extra = len(pool) - stock_size
-    if extra < 0:
-        raise ValueError("too few unseen cards for the stock")
+    if len(pool) != obs["stock_size"]:
+        raise ValueError("the unseen cards do not match the stock size")
     side = side_of[obs["turn"]]
-    pile_aside = None
-    if extra:  # cards of a taken pile set aside until the initial meld is complete
-        pile_aside = pool[:extra]
-        del pool[:extra]
+    pile_aside = aside or None
     scores: list[int] = obs["scores"]
     opened: list[bool] = obs["opened"]
     phase: str = obs["phase"]

@@ -20,9 +20,8 @@ meld count, ask/permission, who is in the foot or knee, and known cards are copi
 ``knee_side`` (Triple Play) is true when one of its seats has picked up the knee (that is the
 only way a knee is picked up). ``opened_turn`` (American) is true when the side is open and the
 turn has a pending count (the count is reset each turn and grows only during an initial meld).
-When the pile was taken while the side was below its minimum, the cards set aside are the unseen
-cards beyond the stock size: they were face up once, but the observation no longer lists them,
-so they are dealt at random like the rest.
+When the pile was taken while the side was below its minimum, the cards set aside are copied
+from the observation's ``pile_taken_aside`` (they lay face up in the pile: every seat sees them).
 
 Turn-internal state that the observation does not show, and that can change the acting seat's
 legal actions: whether the pile was taken this turn (Triple Play: no discard after a take, the
@@ -116,6 +115,7 @@ def _classic_dict(obs: Observation, rng: random.Random, feet: bool) -> tuple[dic
     seen: list[int] = hand + pile + [c for side in melds for _, cs in side for c in cs]
     seen += [c for side in books for _, cs in side for c in cs]
     seen += [c for r in red_threes + removed for c in r] + [c for k in known for c in k]
+    seen += _cards(obs["pile_taken_aside"])  # a taken pile's rest, set aside until the initial meld completes
     if feet and "pass_shown" in obs:  # the hand-passing deal's turned-up cards: dealt by determinize_feet
         seen += [parse_card(c) for piles in obs["pass_shown"] for c in piles]
         seen += [parse_card(c) for c in obs["foot_shown"] if c is not None]
@@ -339,12 +339,11 @@ def determinize_feet(obs: Observation, rng: random.Random, legal: list[Action] |
 
 def _stock_and_choose(obs: Observation, d: dict[str, Any], pool: list[int], base: Game,
                       legal: list[Action] | None) -> Game:
-    """The rest of the unseen cards: beyond the stock size they are cards of a taken pile set aside."""
-    extra = len(pool) - obs["stock_size"]
-    if extra < 0:
-        raise ValueError("too few unseen cards for the stock")
-    aside = pool[:extra]
-    d["stock"] = pool[extra:]
+    """The rest of the unseen cards make the stock; the cards of a taken pile set aside are the observation's."""
+    if len(pool) != obs["stock_size"]:
+        raise ValueError("the unseen cards do not match the stock size")
+    aside = _cards(obs["pile_taken_aside"])
+    d["stock"] = pool
     return _choose(obs, d, _turn_candidates(obs, d, aside, base), legal)
 
 

@@ -309,6 +309,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                      "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
                      "fairness": service.fairness(live)})
         client.send(hub.update_for(live, client, since))
+        client.send({"type": "chat-history", "messages": hub.chat.history(game_id)})
         hub.drive(game_id)
         tokens, last = burst, time.monotonic()
         try:
@@ -437,7 +438,7 @@ def _decode(raw: Any) -> Any:
     if kind not in MESSAGE_TYPES:
         kind_text = repr(kind)[:40].encode("utf-8", "backslashreplace").decode()
         raise WebError("unknown-type", f"unknown message type {kind_text}; types: action, hint, sync, takeover, "
-                                       "reclaim, ping")
+                                       "reclaim, ping, chat, undo")
     try:
         return client_message.validate_python(message)
     except ValidationError as exc:
@@ -483,6 +484,14 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
             return None
         if kind == "ping":
             return {"type": "pong", "version": live.version}
+        if kind == "chat":
+            hub.say(client, message.text, message.emote)
+            return None
+        if kind == "undo":
+            taken = service.undo(live, client.seat, message.version)
+            client.send({"type": "undone", "id": message.id, "action": taken, "version": live.version})
+            hub.undone(client.game_id)  # then everyone's resync (this client's too)
+            return None
         raise WebError("bad-request", "already connected")
     except WebError as exc:
         out = exc.payload()

@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
+from canasta.web.chat import TableChat, chat_payload
 from canasta.web.service import GameService, Live, WebError, public_state
 
 log = logging.getLogger("canasta.web")
@@ -113,6 +114,7 @@ class Hub:
         self.origin = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._redis: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self.chat = TableChat()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -155,6 +157,7 @@ class Hub:
             clients.discard(client)
             if not clients:
                 del self.clients[client.game_id]
+                self.chat.forget(client.game_id)
         client.closed = True
         client.queue.put_nowait(None)
 
@@ -222,6 +225,9 @@ class Hub:
                         continue
                     if data.get("origin") == self.origin:
                         continue
+                    if "chat" in data or data.get("reload"):
+                        self._on_remote_extra(channel[len(CHANNEL_PREFIX):], data)
+                        continue
                     self._on_remote(channel[len(CHANNEL_PREFIX):], bool(data.get("seats")))
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
@@ -270,6 +276,54 @@ class Hub:
         live = self.service.cache.get(game_id)
         if live is not None:
             self.watch_idle(live)
+
+    # ------------------------------------------------------------ chat and undo
+    def say(self, client: Client, text: str | None, emote: str | None) -> None:
+        """A seated player's chat line or emote, to every client of the table (spectators read it)."""
+        if client.seat is None:
+            raise WebError("not-seated", "spectators read the chat but do not write in it", status=403)
+        if not self.chat.allow(client):
+            raise WebError("chat-flood", "too many chat messages: wait a few seconds")
+        live = self.service.get(client.game_id)
+        message = chat_payload(client.seat, live.seats[client.seat].name, text, emote)
+        self._chat_local(client.game_id, message)
+        if self._redis is not None:
+            self._spawn(self._publish_extra(client.game_id, {"chat": message}))
+
+    def _chat_local(self, game_id: str, message: dict[str, Any]) -> None:
+        self.chat.remember(game_id, message)
+        for other in list(self.clients.get(game_id, ())):
+            other.send(message)
+
+    def undone(self, game_id: str) -> None:
+        """After an undo: the log is shorter; every client resyncs, other processes rebuild the game."""
+        self.broadcast_local(game_id, force=True)
+        if self._redis is not None:
+            self._spawn(self._publish_extra(game_id, {"reload": True}))
+
+    async def _publish_extra(self, game_id: str, content: dict[str, Any]) -> None:
+        message = json.dumps({"origin": self.origin, **content})
+        try:
+            await self._redis.publish(CHANNEL_PREFIX + game_id, message)
+        except Exception:
+            log.warning("redis publish failed for %s (chat or undo); other processes miss it", game_id)
+
+    def _on_remote_extra(self, game_id: str, data: dict[str, Any]) -> None:
+        """A chat line from another process, or an undo there (the cached game is rebuilt from the log)."""
+        chat = data.get("chat")
+        if isinstance(chat, dict):
+            if self.clients.get(game_id):
+                self._chat_local(game_id, chat)
+            return
+        if game_id in self.service.cache:
+            self.service.forget(game_id)
+            if self.clients.get(game_id):
+                try:
+                    self.service.get(game_id)
+                except WebError:
+                    log.exception("cannot rebuild game %s after an undo", game_id)
+                    return
+                self.broadcast_local(game_id, force=True)
 
     # ------------------------------------------------------------ computers
     def drive(self, game_id: str) -> None:

@@ -13,7 +13,16 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    model_validator,
+)
 
 #: deepest JSON nesting accepted from a client (the score input needs 4)
 MAX_DEPTH = 16
@@ -28,6 +37,12 @@ MAX_SEED = 64
 MAX_TOKEN = 200
 #: versions and seat numbers are at most this (a bound that keeps integers small)
 MAX_VERSION = 2**31 - 1
+
+#: longest table chat message, in characters
+MAX_CHAT = 200
+#: the quick emotes of the table chat: name -> the text everyone sees
+EMOTES = {"hello": "Hello!", "good-game": "Good game!", "nice": "Nice play!", "thanks": "Thanks!",
+          "oops": "Oops!", "thinking": "Let me think…"}
 
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
@@ -169,15 +184,50 @@ class PingMessage(Strict):
     id: MessageId = None
 
 
+def _clean_chat(value: str) -> str:
+    """A chat line: NFC, trimmed, printable, not empty (shown as text by the page, never as HTML)."""
+    value = unicodedata.normalize("NFC", value.strip())
+    if not value:
+        raise ValueError("a chat message is not empty")
+    if not value.isprintable():
+        raise ValueError("a chat message is printable text (no control characters or line breaks)")
+    return value
+
+
+class ChatMessage(Strict):
+    """A table chat line or a quick emote (exactly one of the two)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=MAX_CHAT), AfterValidator(_clean_chat)] | None = None
+    emote: Literal[tuple(EMOTES)] | None = None  # type: ignore[valid-type]
+    id: MessageId = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> ChatMessage:
+        if (self.text is None) == (self.emote is None):
+            raise ValueError("a chat message has either a text or an emote")
+        return self
+
+
+class UndoMessage(Strict):
+    """Take back the last meld or addition of this turn (games against computers only)."""
+
+    type: Literal["undo"]
+    version: Version
+    id: MessageId = None
+
+
 ClientMessage = Annotated[
-    Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage,
+    Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage
+    | ChatMessage | UndoMessage,
     Field(discriminator="type"),
 ]
-MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping")
+MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping", "chat", "undo")
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 #: which refusal code a bad field of a WebSocket message gets (the others: bad-request)
-FIELD_CODES = {"action": "bad-action", "seat": "bad-seat"}
+FIELD_CODES = {"action": "bad-action", "seat": "bad-seat", "text": "bad-chat", "emote": "bad-chat",
+               "chat": "bad-chat"}
 
 
 def first_error(errors: list[Any]) -> tuple[str, str]:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
@@ -42,7 +42,12 @@ from canasta.web.fairness import commit, draw_seed, public_fairness
 
 HUMAN = "human"
 COMPUTER = "computer"
-LEVELS = ("basic", "random")
+LEVELS = ("basic", "random", "expert")
+#: seconds the expert computer thinks about one move at a web table (its search stops at this budget;
+#: off the budget it keeps its best move so far, unlike BOT_BUDGET's fallback to the first legal action)
+EXPERT_SECONDS = 2.0
+#: what undo takes back: the melds and additions of the turn (as ``undo`` in the terminal game)
+UNDOABLE = ("meld", "add", "merge")
 #: most events a reconnecting client is sent; further behind, it gets a full resync
 MAX_REPLAY_EVENTS = 1000
 #: seconds a computer player may think about one move before it plays its first legal action
@@ -125,9 +130,18 @@ class Live:
             return None
         bot = self.bots.get(seat)
         if bot is None or bot.name != (info.level or "basic"):
-            bot = get_player(info.level or "basic", seed=f"{self.seed}/{seat}")
+            bot = computer_player(info.level or "basic", f"{self.seed}/{seat}")
             self.bots[seat] = bot
         return bot
+
+
+def computer_player(level: str, seed: str) -> Player:
+    """The computer player of a web seat: the expert's search is bounded by :data:`EXPERT_SECONDS` a move."""
+    if level == "expert":
+        from canasta.players.expert import ExpertPlayer
+
+        return ExpertPlayer(seed, seconds=EXPERT_SECONDS)
+    return get_player(level, seed=seed)
 
 
 def parse_seed(text: str) -> int | str:
@@ -158,7 +172,23 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
             legal = [format_action(a) for a in game.legal_actions()]
         live.views[seat] = (version, obs, legal)
     return {"version": version, "obs": obs, "legal": legal if live.failed is None else [],
-            "seats": [s.public() for s in live.seats], "failed": live.failed}
+            "seats": [s.public() for s in live.seats], "failed": live.failed,
+            "can_undo": seat is not None and undo_refusal(live, seat) is None}
+
+
+def undo_refusal(live: Live, seat: int) -> str | None:
+    """Why ``seat`` may not take back the last action now (None: it may), from what is cheap to check:
+    only in a game against computers, only the seat's own meld or addition of the turn it is playing."""
+    game = live.game
+    if sum(1 for s in live.seats if s.kind == HUMAN) > 1:
+        return "undo is for games against computers only: with other people at the table a play stands"
+    if live.failed is not None or game.is_over:
+        return "the game is over"
+    if game.actor != seat or game.phase != "play":
+        return "undo takes back a meld or addition of your turn, before the discard"
+    if not live.events or live.events[-1]["seat"] != seat or live.events[-1]["action"].split()[0] not in UNDOABLE:
+        return "nothing to undo: undo takes back the melds and additions of this turn, before the discard"
+    return None
 
 
 class GameService:
@@ -513,6 +543,38 @@ class GameService:
             self.refresh(live.id)  # another process wrote this step first: catch up and refuse
             raise WebError("stale", "the game moved on in the meantime") from None
         return action
+
+    def undo(self, live: Live, seat: int | None, version: int) -> str:
+        """Take back the seat's last meld or addition of this turn (games against computers only); the action
+        taken back. The position is the engine's replay of the log without it, and the row leaves the log."""
+        if seat is None:
+            raise WebError("not-seated", "spectators cannot undo", status=403)
+        refusal = undo_refusal(live, seat)
+        if refusal is not None:
+            raise WebError("no-undo", refusal)
+        if version != live.version:
+            raise WebError("stale", f"the game is at version {live.version}, the undo was asked at {version}")
+        if live.writing:
+            raise WebError("stale", "another action of this game is being written")
+        last = live.events[-1]
+        action = parse_action(last["action"])
+        before = Game(live.variant, live.players, live.seed, live.rules, shuffle=live.game.shuffle)
+        for event in live.events[:-1]:
+            before.apply(parse_action(event["action"]))
+        # a play that showed the seat new cards (a foot, a pozzetto, a replacement) cannot be taken back
+        if sorted(before.hand_cards(seat)) != sorted([*live.game.hand_cards(seat), *action.cards]):
+            raise WebError("no-undo", "that play brought new cards into your hand: it cannot be taken back")
+        with self.engine.begin() as conn:
+            removed = conn.execute(delete(ActionRow).where(ActionRow.game_id == live.id,
+                                                           ActionRow.seq == last["seq"])).rowcount
+        if removed != 1:
+            self.forget(live.id)
+            raise WebError("stale", "the game moved on in the meantime")
+        live.game = before
+        live.events.pop()
+        live.views.clear()
+        live.actor_since = time.monotonic()
+        return str(last["action"])
 
     def bot_to_move(self, live: Live) -> Player | None:
         if live.game.is_over:

@@ -17,7 +17,7 @@ from canasta.web.service import Live, SeatInfo, public_state
 
 ME, BOT = {"kind": "me"}, {"kind": "computer", "level": "basic"}
 #: every key a state message may contain (anything else could be a leak)
-STATE_KEYS = {"version", "obs", "legal", "seats", "failed"}
+STATE_KEYS = {"version", "obs", "legal", "seats", "failed", "can_undo"}
 #: keys that would hold hidden information (the engine's saved-position keys)
 FORBIDDEN = {"stock", "hands", "deals", "history", "seed", "token", "token_hash", "invite_hash", "take_snapshot",
              "unusable", "pile_aside"}

@@ -49,11 +49,13 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=12)
 MESSAGES = st.fixed_dictionaries(
-    {"type": st.sampled_from(["action", "hint", "sync", "takeover", "reclaim", "ping", "hello", "teleport"])},
+    {"type": st.sampled_from(["action", "hint", "sync", "takeover", "reclaim", "ping", "hello", "teleport", "chat",
+                              "undo"])},
     optional={"action": st.sampled_from(["draw", "discard 4d", ""]) | JSON, "version": st.integers(-2, 3) | JSON,
+              "text": st.text(max_size=30) | JSON, "emote": st.sampled_from(["nice", "<b>"]) | JSON,
               "since": st.integers(-2, 3) | JSON, "seat": st.integers(-1, 4) | JSON, "id": JSON, "token": JSON,
               "extra": JSON})
-REPLIES = {"ack", "error", "update", "hint", "pong"}
+REPLIES = {"ack", "error", "update", "hint", "pong", "chat-history", "chat", "undone"}
 
 
 def test_no_websocket_message_closes_the_socket(tmp_path: Path, make_server: Any) -> None:

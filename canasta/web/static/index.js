@@ -34,6 +34,7 @@ function renderSeats() {
     const partner = n === 4 && i === 2 ? " (your partner)" : "";
     rows.push(`<div class="seat-row"><label>Seat ${i + 1}${partner}: <select data-seat="${i}">
       <option value="computer:basic">computer (basic)</option>
+      <option value="computer:expert">computer (expert: thinks up to 2 s a move)</option>
       <option value="computer:random">computer (random)</option>
       <option value="invite">a friend (invite link)</option></select></label></div>`);
   }

@@ -76,7 +76,12 @@ function connect() {
     backoff = 250;
     ws.send(JSON.stringify({ type: "hello", token: auth ? auth.token : null, since: version >= 0 ? version : 0 }));
   };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    onMessage(m);
+    // the table's other parts (extras.js, chat.js) see every message after the table has shown it
+    document.dispatchEvent(new CustomEvent("canasta:message", { detail: m }));
+  };
   ws.onclose = () => {
     setStatus("reconnecting…");
     document.body.dataset.connected = "false";
@@ -145,6 +150,7 @@ function onMessage(m) {
     return;
   }
   if (m.type === "hint") showHint(m);
+  if (m.type === "undone") sentAt = null;  // undo (extras.js): back at a version, a fresh position to act in
 }
 
 // Every seat is told when the creator chose the seed (a practice game), and sees the commitment to the
@@ -1162,6 +1168,9 @@ function wire() {
   });
   setInterval(() => { if (state) renderTools(); }, 1000);
 }
+
+// what extras.js and chat.js may use: the state as last shown, seat names, and the socket
+window.canastaTable = { state: () => state, seatName, sideOf, send, showMessage };
 
 wire();
 joinByInvite().finally(connect);
