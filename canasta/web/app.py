@@ -238,6 +238,16 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
                 "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat)}
 
+    @app.post("/api/games/{game_id}/rematch")
+    async def api_rematch(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+        """A new game with the same seats once this one is over; every player's seat token works there too."""
+        live = hub.catch_up(game_id)
+        seat = service.seat_of(live, x_seat_token)
+        new_id = service.rematch(live, seat)
+        keeper.saw(new_id)
+        hub.changed(game_id, force=True)  # the others are offered the new table
+        return {"id": new_id, "seat": seat, "table": f"/table/{new_id}"}
+
     @app.get("/api/games/{game_id}/record")
     async def api_record(game_id: str, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
         # the seat token comes in a header only: a URL is kept in histories, logs and Referer headers
@@ -439,7 +449,7 @@ def _decode(raw: Any) -> Any:
     if kind not in MESSAGE_TYPES:
         kind_text = repr(kind)[:40].encode("utf-8", "backslashreplace").decode()
         raise WebError("unknown-type", f"unknown message type {kind_text}; types: action, hint, sync, takeover, "
-                                       "reclaim, ping")
+                                       "reclaim, ping, next")
     try:
         return client_message.validate_python(message)
     except ValidationError as exc:
@@ -485,6 +495,10 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
             return None
         if kind == "ping":
             return {"type": "pong", "version": live.version}
+        if kind == "next":
+            service.ready(live, client.seat)
+            hub.changed(client.game_id, force=True)
+            return None
         raise WebError("bad-request", "already connected")
     except WebError as exc:
         out = exc.payload()

@@ -169,11 +169,19 @@ class PingMessage(Strict):
     id: MessageId = None
 
 
+class NextHandMessage(Strict):
+    """A player has seen the end of a hand and clicks on to the next one."""
+
+    type: Literal["next"]
+    id: MessageId = None
+
+
 ClientMessage = Annotated[
-    Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage,
+    Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage
+    | NextHandMessage,
     Field(discriminator="type"),
 ]
-MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping")
+MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping", "next")
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 #: which refusal code a bad field of a WebSocket message gets (the others: bad-request)
