@@ -236,7 +236,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
-                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat)}
+                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat),
+                "online": hub.online(game_id), "idle": service.idle_state(live)}
 
     @app.post("/api/games/{game_id}/rematch")
     async def api_rematch(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
