@@ -106,7 +106,7 @@ def test_takeover_keeps_who_made_each_move_and_leaves_a_note(tmp_path: Path,
     """Defect 8: after Bruno's seat goes to the computer, his earlier moves stay his; the moves after are the
     computer's for him; notes say he left and came back; the names survive a restart."""
     db = f"sqlite:///{tmp_path / 'takeover.db'}"
-    server = make_server(db, idle_limit=0.3, auto_takeover=True)
+    server = make_server(db, idle_limit=1.5, auto_takeover=True)
     game = create(server, [{"kind": "me", "name": "Ana"}, {"kind": "me", "name": "Bruno"}, BOT, BOT], seed="8")
     gid = game["id"]
     ana, bruno = server.ws(gid, game["tokens"]["0"]), server.ws(gid, game["tokens"]["1"])

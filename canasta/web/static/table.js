@@ -323,7 +323,7 @@ function announceChanges(o) {
   if (o.actor !== lastActor) {
     lastActor = o.actor;
     said.push(o.winner !== null ? `Game over: ${sideName(o.winner)} won.`
-      : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
+      : o.hand_over ? `Hand ${o.hand_no} is over.` : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
   }
   if (said.length) $("announce").textContent = said.join(" ");
 }
@@ -339,6 +339,7 @@ function render() {
   const me = mySeat();
   const actor = o.actor;
   if (o.winner !== null) setStatus(`Game over: ${sideName(o.winner)} won`);
+  else if (o.hand_over) setStatus(`Hand ${o.hand_no} is over`);  // the finished table, at a hand's end
   else if (me !== null && actor === me) {
     setStatus(o.phase === "answer" ? "Your partner asks you" : o.phase === "pass" ? "Keep a pile as your foot" : "Your turn");
   }
@@ -366,7 +367,7 @@ const GUIDE_KEY = "canasta.guide.classic";
 function renderGuide() {
   const box = $("guide");
   const o = state.obs;
-  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !localStorage.getItem(GUIDE_KEY);
+  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !o.hand_over && !localStorage.getItem(GUIDE_KEY);
   box.hidden = !show;
   if (!show) return;
   const mine = o.actor === mySeat();
