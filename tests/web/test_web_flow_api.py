@@ -165,3 +165,24 @@ def test_rematch_gives_a_new_game_with_the_same_seats(tmp_path: Path, make_serve
     assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]]
     assert old["rematch"] == first["id"]
     ws.close()
+
+
+def test_at_a_table_of_players_a_hand_end_waits_only_up_to_the_idle_limit(tmp_path: Path,
+                                                                         make_server: Callable[..., Server]) -> None:
+    """Two players: Ana clicks on, Bruno (his tab closed) does not; with auto-takeover the idle limit counts
+    him ready, so the others are not held for good; the countdown names him while it runs."""
+    server = make_server(f"sqlite:///{tmp_path / 'idle.db'}", idle_limit=1.5, auto_takeover=True)
+    game = create(server, [{"kind": "me", "name": "Ana"}, {"kind": "me", "name": "Bruno"}, BOT, BOT], seed="5")
+    gid = game["id"]
+    ana, bruno = server.ws(gid, game["tokens"]["0"]), server.ws(gid, game["tokens"]["1"])
+    state = play_seats(server, gid, {0: ana, 1: bruno}, random.Random(3))
+    assert state["pause"] == {"hand": 1, "waiting": [0, 1], "ready": []}
+    assert state["idle"]["seats"] == [0, 1] and state["idle"]["hand_end"] is True
+    bruno.close()
+    ana.send({"type": "next"})
+    waiting = ana.until(lambda m: m.get("type") == "update" and m["state"]["pause"] is not None
+                        and m["state"]["pause"]["ready"] == [0])
+    assert waiting["state"]["idle"]["seats"] == [1]
+    on = ana.until(lambda m: m.get("type") == "update" and m["state"]["pause"] is None)
+    assert on["state"]["obs"]["hand_no"] == 2 and on["state"]["finished"] is None
+    ana.close()

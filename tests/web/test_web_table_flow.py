@@ -182,7 +182,7 @@ def test_every_seat_has_a_name_a_number_and_a_place(browser: Any, tmp_path: Path
 def test_a_takeover_keeps_the_log_and_says_who_left(browser: Any, tmp_path: Path, make_server: Any) -> None:
     """Bruno stops playing and the computer takes his seat: on Ana's page his earlier moves stay his, the
     computer's moves for him say so, and a notice says who left and who plays the seat now (and his return)."""
-    server = make_server(f"sqlite:///{tmp_path / 'takeover.db'}", rate_limit=FAST, idle_limit=2.0,
+    server = make_server(f"sqlite:///{tmp_path / 'takeover.db'}", rate_limit=FAST, idle_limit=3.0,
                          auto_takeover=True)
     game = create(server, [{"kind": "me", "name": "Ana"}, {"kind": "me", "name": "Bruno"}, BOT, BOT], seed="8")
     gid = game["id"]
@@ -191,8 +191,15 @@ def test_a_takeover_keeps_the_log_and_says_who_left(browser: Any, tmp_path: Path
     rng = random.Random(2)
     play_seats(server, gid, {0: ana, 1: bruno}, rng, discard_only=True,
                until=lambda st: st["version"] >= 4 and st["obs"]["actor"] == 0)
-    # Bruno's tab is gone: at his turn, the idle limit hands his seat to the computer
+    # Bruno's tab is gone: Ana's page sees him offline, and at his turn a countdown runs at his seat
     bruno.close()
+    page.wait_for_function("document.querySelector('#seat-left .presence')?.textContent === 'offline'", timeout=WAIT)
+    state = play_seats(server, gid, {0: ana}, rng, discard_only=True,
+                       until=lambda st: st["obs"]["actor"] == 1 or st["seats"][1]["kind"] == "computer")
+    wait_version(page, state["version"])
+    page.wait_for_function(r"/^\d:\d\d left \(then the computer plays\)$/.test("
+                           "document.querySelector('#seat-left .countdown')?.textContent || '')", timeout=WAIT)
+    # then the idle limit hands his seat to the computer
     state = play_seats(server, gid, {0: ana}, rng, discard_only=True,
                        until=lambda st: st["seats"][1]["kind"] == "computer")
     left_at = next((n["version"] for n in state.get("notes", []) if n["kind"] == "left"), state["version"])
