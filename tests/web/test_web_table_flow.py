@@ -230,3 +230,29 @@ def test_a_takeover_keeps_the_log_and_says_who_left(browser: Any, tmp_path: Path
     assert page.errors == []
     back.close()
     ana.close()
+
+
+# ---------------------------------------------------------------- rematch
+def test_a_new_game_with_the_same_seats_at_the_end(browser: Any, tmp_path: Path, make_server: Any) -> None:
+    """At the game's end the panel offers a new game with the same seats: the page moves to it, seated."""
+    server = make_server(f"sqlite:///{tmp_path / 'rematch.db'}", rate_limit=FAST)
+    game = create(server, [{"kind": "me", "name": "Ana"}, BOT], seed="4", rules={"target_score": 1})
+    gid, token = game["id"], game["tokens"]["0"]
+    ws = server.ws(gid, token)
+    rng = random.Random(5)
+    state = play_seats(server, gid, {0: ws}, rng)
+    while state["obs"]["winner"] is None:  # a tie at the target plays on
+        ws.send({"type": "next"})
+        state = play_seats(server, gid, {0: ws}, rng, until=lambda st: not st["pause"])
+        state = play_seats(server, gid, {0: ws}, rng)
+    page = table_page(browser, server, gid, 0, token)
+    page.wait_for_selector('#sheet[open][data-mode="game-over"]', timeout=WAIT)
+    assert "Game" in page.inner_text("#sheet") and page.locator("#sheet-close").inner_text() == "Close"
+    page.click("#rematch-btn")
+    page.wait_for_function(f"location.pathname !== '/table/{gid}' && document.body.dataset.version === '0'",
+                           timeout=WAIT)
+    label = page.inner_text("#seat-bottom .seat-label")
+    assert "Ana (you)" in label and "seat 1" in label
+    assert state["seats"][1]["name"] in page.inner_text("#seat-top .seat-label")
+    assert page.errors == []
+    ws.close()

@@ -1225,7 +1225,8 @@ function seatFlowExtras(seat) {
 /** Every second: the countdowns of the idle limit, in minutes and seconds. */
 function tickCountdowns() {
   for (const clock of document.querySelectorAll(".countdown")) {
-    if (!idleDeadline) { clock.textContent = ""; continue; }
+    // at a hand's end the limit counts players ready only where the server hands idle seats over by itself
+    if (!idleDeadline || (idleDeadline.handEnd && !autoTakeover)) { clock.textContent = ""; continue; }
     const left = Math.max(0, Math.round((idleDeadline.at - Date.now()) / 1000));
     const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     const then = idleDeadline.handEnd ? "then counted ready" : autoTakeover ? "then the computer plays" : "then the others may hand the seat to the computer";
