@@ -497,7 +497,7 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
         if kind == "ping":
             return {"type": "pong", "version": live.version}
         if kind == "next":
-            service.ready(live, client.seat)
+            await service.ready_async(live, client.seat)
             hub.changed(client.game_id, force=True)
             return None
         raise WebError("bad-request", "already connected")

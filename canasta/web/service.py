@@ -605,24 +605,45 @@ class GameService:
     def note(self, live: Live, seat: int, kind: str, text: str = "") -> dict[str, Any]:
         """Write a table note (see :class:`canasta.web.db.NoteRow`) at the game's version, and keep it in memory."""
         row = {"version": live.version, "seat": seat, "kind": kind, "text": text[:80]}
-        with Session(self.engine) as session:
-            session.add(NoteRow(game_id=live.id, created=time.time(), **row))
-            session.commit()
+        self._write_note(live.id, row)
         live.notes.append(row)
         return row
 
-    def ready(self, live: Live, seat: int | None) -> None:
-        """A player has seen the hand's end and clicks on; the next hand starts once every player has."""
+    def _write_note(self, game_id: str, row: dict[str, Any]) -> None:
+        with Session(self.engine) as session:
+            session.add(NoteRow(game_id=game_id, created=time.time(), **row))
+            session.commit()
+
+    def _ready_note(self, live: Live, seat: int | None) -> dict[str, Any] | None:
+        """The note of ``seat`` clicking on at a hand's end; None if it already did. Refused when no hand waits."""
         pause = hand_end(live)
         if pause is None:
             raise WebError("not-paused", "no hand is waiting to be closed")
         if seat is None or seat not in pause["waiting"] + pause["ready"]:
             raise WebError("not-seated", "only the players at the table click on to the next hand", status=403)
         if seat in pause["ready"]:
-            return  # a second click (another tab of the same seat): already counted
-        self.note(live, seat, "ready", str(pause["hand"]))
+            return None  # a second click (another tab of the same seat): already counted
+        return {"version": live.version, "seat": seat, "kind": "ready", "text": str(pause["hand"])}
+
+    def _noted_ready(self, live: Live, row: dict[str, Any]) -> None:
+        live.notes.append(row)
         if hand_end(live) is None:
             live.actor_since = time.monotonic()  # the next hand begins: the idle clock starts now
+
+    def ready(self, live: Live, seat: int | None) -> None:
+        """A player has seen the hand's end and clicks on; the next hand starts once every player has."""
+        row = self._ready_note(live, seat)
+        if row is not None:
+            self._write_note(live.id, row)
+            self._noted_ready(live, row)
+
+    async def ready_async(self, live: Live, seat: int | None) -> None:
+        """:meth:`ready` with the note written in a thread: the event loop goes on serving the other tables
+        (at a hand's end every player of a table clicks at once)."""
+        row = self._ready_note(live, seat)
+        if row is not None:
+            await asyncio.to_thread(self._write_note, live.id, row)
+            self._noted_ready(live, row)
 
     def auto_ready(self, live: Live) -> list[int]:
         """At the idle limit of a hand's end (a table of several players): the players who did not click on
