@@ -124,16 +124,22 @@ def test_a_hand_ends_on_the_finished_table_until_the_player_clicks_on(browser: A
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(phone, "hand-end-phone")
     assert serious_violations(phone) == []
+    # a spectator sees the finished table and who is still to click on, with no button of their own
+    watcher = table_page(browser, server, gid)
+    watcher.wait_for_selector('#sheet[open][data-mode="hand-end"]', timeout=WAIT)
+    assert "Still to click on: Ana." in watcher.inner_text("#sheet") and not watcher.locator("#sheet-close").is_visible()
+    assert watcher.evaluate("document.body.dataset.handNo") == "1"
     # the click on: the next deal is shown and played, its moves under their own marker
     page.click("#sheet-close")
     page.wait_for_function("document.body.dataset.handNo === '2'", timeout=WAIT)
     page.wait_for_selector("#sheet", state="hidden", timeout=WAIT)
     phone.wait_for_selector("#sheet", state="hidden", timeout=WAIT)  # the other tab of the seat follows
+    watcher.wait_for_selector("#sheet", state="hidden", timeout=WAIT)
     after = play_seats(server, gid, {0: ws}, random.Random(2), until=lambda st: st["version"] > state["version"] + 3)
     wait_version(page, after["version"])
     markers = [line["text"] for line in log_lines(page) if line["cls"] == "log-hand"]
     assert markers == ["Hand 1", "Hand 2"]
-    assert page.errors == [] and phone.errors == []
+    assert page.errors == [] and phone.errors == [] and watcher.errors == []
     ws.close()
 
 
