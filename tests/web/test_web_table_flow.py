@@ -253,7 +253,8 @@ def test_a_new_game_with_the_same_seats_at_the_end(browser: Any, tmp_path: Path,
         state = play_seats(server, gid, {0: ws}, rng)
     page = table_page(browser, server, gid, 0, token)
     page.wait_for_selector('#sheet[open][data-mode="game-over"]', timeout=WAIT)
-    assert "Game" in page.inner_text("#sheet") and page.locator("#sheet-close").inner_text() == "Close"
+    assert f"Game over: {state['seats'][state['obs']['winner']]['name']}" in page.inner_text("#sheet")
+    assert page.locator("#sheet-close").inner_text() == "Close"
     page.click("#rematch-btn")
     page.wait_for_function(f"location.pathname !== '/table/{gid}' && document.body.dataset.version === '0'",
                            timeout=WAIT)

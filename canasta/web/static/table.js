@@ -1277,7 +1277,10 @@ function renderFlow() {
     close.hidden = false;
     close.type = "submit";
     close.textContent = "Close";
-    body.append(rematchBox());
+    const won = document.createElement("p");
+    won.className = "game-won";
+    won.textContent = o.winner === null ? "The game is over." : `Game over: ${sideName(o.winner)} won.`;
+    body.append(won, rematchBox());
   }
 }
 
