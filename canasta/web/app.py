@@ -221,7 +221,18 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
-                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat)}
+                "idle_limit": service.idle_limit, "fairness": service.fairness(live), **_strip(service, live, seat),
+                "online": hub.online(game_id), "idle": service.idle_state(live)}
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def api_rematch(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+        """A new game with the same seats once this one is over; every player's seat token works there too."""
+        live = hub.catch_up(game_id)
+        seat = service.seat_of(live, x_seat_token)
+        new_id = service.rematch(live, seat)
+        keeper.saw(new_id)
+        hub.changed(game_id, force=True)  # the others are offered the new table
+        return {"id": new_id, "seat": seat, "table": f"/table/{new_id}"}
 
     @app.get("/api/games/{game_id}/record")
     async def api_record(game_id: str, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
@@ -438,7 +449,7 @@ def _decode(raw: Any) -> Any:
     if kind not in MESSAGE_TYPES:
         kind_text = repr(kind)[:40].encode("utf-8", "backslashreplace").decode()
         raise WebError("unknown-type", f"unknown message type {kind_text}; types: action, hint, sync, takeover, "
-                                       "reclaim, ping, chat, undo")
+                                       "reclaim, ping, chat, undo, next")
     try:
         return client_message.validate_python(message)
     except ValidationError as exc:
@@ -491,6 +502,9 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
             taken = service.undo(live, client.seat, message.version)
             client.send({"type": "undone", "id": message.id, "action": taken, "version": live.version})
             hub.undone(client.game_id)  # then everyone's resync (this client's too)
+        if kind == "next":
+            await service.ready_async(live, client.seat)
+            hub.changed(client.game_id, force=True)
             return None
         raise WebError("bad-request", "already connected")
     except WebError as exc:

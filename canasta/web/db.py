@@ -118,6 +118,27 @@ class TableRow(Base):
     last_seen: Mapped[float] = mapped_column(Float, default=time.time, index=True)
 
 
+class NoteRow(Base):
+    """What happens at a table besides its moves, in order: a player ready for the next hand ("ready",
+    ``text`` the hand's number), a seat handed to the computer ("left") or taken back ("back", ``text``
+    the player's name then), a new game with the same seats ("rematch", ``text`` its id).
+
+    ``version`` is the game's version when it happened (the moves after it follow it). Kept in the
+    database so that a restarted server (or another process) still knows who has clicked on, and who
+    made each move. A table of its own, so that older databases gain it by ``create_all``.
+    """
+
+    __tablename__ = "table_notes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(String(80), default="")
+    created: Mapped[float] = mapped_column(Float, default=time.time)
+
+
 def normalize_url(url: str) -> str:
     """Accept plain ``postgresql://`` and file paths as well as SQLAlchemy URLs."""
     if url.startswith(("postgresql://", "postgres://")):

@@ -32,7 +32,7 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
 from canasta.web.chat import TableChat, chat_payload
-from canasta.web.service import GameService, Live, WebError, public_state
+from canasta.web.service import GameService, Live, WebError, hand_end, public_state
 
 log = logging.getLogger("canasta.web")
 
@@ -149,9 +149,12 @@ class Hub:
     # -------------------------------------------------------------- clients
     def add(self, client: Client) -> None:
         client.build = self.build_update
+        online = self.online(client.game_id)
         self.clients.setdefault(client.game_id, set()).add(client)
+        self._presence_changed(client.game_id, online, skip=client)
 
     def remove(self, client: Client) -> None:
+        online = self.online(client.game_id)
         clients = self.clients.get(client.game_id)
         if clients is not None:
             clients.discard(client)
@@ -160,11 +163,26 @@ class Hub:
                 self.chat.forget(client.game_id)
         client.closed = True
         client.queue.put_nowait(None)
+        self._presence_changed(client.game_id, online)
+
+    def online(self, game_id: str) -> list[int]:
+        """The seats with a page connected to this process (the others' connections are not known here)."""
+        return sorted({c.seat for c in self.clients.get(game_id, ()) if c.seat is not None and not c.closed})
+
+    def _presence_changed(self, game_id: str, before: list[int], skip: Client | None = None) -> None:
+        """A seat came online or went: the other pages of the table show it (``skip``: a client just added,
+        whose welcome comes first)."""
+        if self.online(game_id) == before or game_id not in self.service.cache:
+            return
+        for client in list(self.clients.get(game_id, ())):
+            if client is not skip:
+                client.update(force=True)
 
     def update_for(self, live: Live, client: Client, since: int | None) -> dict[str, Any]:
         """An update message: the events after ``since`` (or a resync) and the seat's state."""
         events = self.service.events_since(live, since) if since is not None else None
         state = public_state(live, client.seat)
+        state.update(online=self.online(live.id), idle=self.service.idle_state(live))
         client.sent_version = live.version
         if events is None:
             return {"type": "update", "version": live.version, "resync": True,
@@ -393,6 +411,11 @@ class Hub:
         if old is not None:
             old.cancel()
         game = live.game
+        if hand_end(live) is not None and sum(s.kind == "human" for s in live.seats) >= 2:
+            # a hand's end at a table of several players: those who do not click on are counted ready at the limit
+            delay = max(0.0, limit - self.service.idle_seconds(live))
+            self.idle_timers[live.id] = asyncio.get_running_loop().call_later(delay, self._idle_check, live.id)
+            return
         if game.is_over or live.seats[game.actor].kind != "human" or sum(s.kind == "human" for s in live.seats) < 2:
             return  # (a player alone against computers keeps the seat: see GameService.idle_seat)
         delay = max(0.0, limit - self.service.idle_seconds(live))
@@ -404,6 +427,12 @@ class Hub:
         if live is None:
             return
         try:
+            if hand_end(live) is not None:
+                if self.service.auto_ready(live):
+                    self.changed(game_id, force=True)
+                else:
+                    self.watch_idle(live)
+                return
             seat = self.service.auto_take_over(live)
         except Exception:
             log.exception("cannot hand the idle seat of %s to the computer", game_id)

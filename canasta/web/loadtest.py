@@ -38,13 +38,14 @@ LOAD_VARIANT = "classic"
 
 
 def _no_answer_needed(raw: str | bytes) -> bool:
-    """An update with no legal actions for this seat and no winner: the load client need not parse it.
+    """An update with no legal actions for this seat, no winner and no pause at a hand's end: the load
+    client need not parse it.
 
     (Three updates in four are other seats' moves; parsing them all made the client, not the
     server, the bottleneck of the measurement.)
     """
     return (isinstance(raw, str) and raw.startswith('{"type":"update"') and '"legal":[]' in raw
-            and '"winner":null' in raw)
+            and '"winner":null' in raw and '"pause":null' in raw)
 
 
 def _free_port() -> int:
@@ -84,6 +85,7 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, go:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
         await go.wait()
         pending: float | None = None
+        clicked_on = 0  # the last hand whose end this seat clicked on from (every seat is a player's)
         try:
             async with asyncio.timeout_at(asyncio.get_running_loop().time() + stats.window[1] - time.monotonic()):
                 async for raw in ws:
@@ -102,6 +104,15 @@ async def _seat(url: str, game_id: str, seat: int, token: str, stats: Stats, go:
                         state = message["state"]
                         if state["obs"]["winner"] is not None:
                             return True
+                        pause = state.get("pause")
+                        if pause and seat in pause["waiting"] and pause["hand"] > clicked_on:
+                            # the table waits at a hand's end for every player: click on, as a player would
+                            clicked_on = pause["hand"]
+                            wait = last_sent + gap - time.monotonic()
+                            if wait > 0:
+                                await asyncio.sleep(wait)
+                            last_sent = time.monotonic()
+                            await ws.send(json.dumps({"type": "next"}))
                         if state["legal"] and pending is None:
                             if think > 0:
                                 # a random think time with mean ``think``: players are not in step with each other

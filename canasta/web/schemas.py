@@ -217,12 +217,19 @@ class UndoMessage(Strict):
     id: MessageId = None
 
 
+class NextHandMessage(Strict):
+    """A player has seen the end of a hand and clicks on to the next one."""
+
+    type: Literal["next"]
+    id: MessageId = None
+
+
 ClientMessage = Annotated[
     Hello | ActionMessage | HintMessage | SyncMessage | TakeoverMessage | ReclaimMessage | PingMessage
-    | ChatMessage | UndoMessage,
+    | ChatMessage | UndoMessage | NextHandMessage,
     Field(discriminator="type"),
 ]
-MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping", "chat", "undo")
+MESSAGE_TYPES = ("hello", "action", "hint", "sync", "takeover", "reclaim", "ping", "chat", "undo", "next")
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 #: which refusal code a bad field of a WebSocket message gets (the others: bad-request)

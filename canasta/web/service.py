@@ -37,7 +37,7 @@ from canasta.notation import format_action, parse_action
 from canasta.players import get_player, hint
 from canasta.players.base import Player
 from canasta.record import Fairness
-from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, SeatRow, WalBound, make_engine
+from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, NoteRow, SeatRow, WalBound, make_engine
 from canasta.web.fairness import commit, draw_seed, public_fairness
 
 HUMAN = "human"
@@ -53,6 +53,9 @@ MAX_REPLAY_EVENTS = 1000
 #: seconds a computer player may think about one move before it plays its first legal action
 BOT_BUDGET = 10.0
 _INSERT_ACTION = insert(ActionRow)
+#: the names computer seats are given (distinct at a table; where the list starts depends on the table's id)
+COMPUTER_NAMES = ("Ada", "Bruno", "Clara", "Dario", "Elena", "Felix", "Greta", "Hugo", "Iris", "Jonas",
+                  "Karla", "Luca", "Mara", "Nico", "Olga", "Paul")
 
 
 class WebError(Exception):
@@ -119,6 +122,16 @@ class Live:
     fairness: Fairness | None = None
     #: why the table stopped (a background task failed), or None; players are told, actions refused
     failed: str | None = None
+    #: the table notes (see :class:`canasta.web.db.NoteRow`) as dicts, in order: who clicked on, who left
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    #: the game as the last hand ended, before the engine dealt the next one (None: no hand just ended)
+    finished: Game | None = None
+    #: per seat, the observation of ``finished`` at one version (see :func:`hand_end_state`)
+    finished_views: dict[int | None, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    #: the game created by a rematch of this one (its id), once a player asked for it
+    rematch: str | None = None
+    #: a copy of the game before the action being applied (for ``finished``)
+    before: Game | None = None
 
     @property
     def version(self) -> int:
@@ -171,8 +184,9 @@ def public_state(live: Live, seat: int | None) -> dict[str, Any]:
         if seat is not None and not game.is_over and game.actor == seat:
             legal = [format_action(a) for a in game.legal_actions()]
         live.views[seat] = (version, obs, legal)
-    return {"version": version, "obs": obs, "legal": legal if live.failed is None else [],
-            "seats": [s.public() for s in live.seats], "failed": live.failed,
+    pause = hand_end(live)
+    return {"version": version, "obs": obs, "legal": legal if live.failed is None and pause is None else [],
+            "seats": [s.public() for s in live.seats], "failed": live.failed, **hand_end_state(live, seat, pause),
             "can_undo": seat is not None and undo_refusal(live, seat) is None}
 
 
@@ -184,6 +198,8 @@ def undo_refusal(live: Live, seat: int) -> str | None:
         return "undo is for games against computers only: with other people at the table a play stands"
     if live.failed is not None or game.is_over:
         return "the game is over"
+    if hand_end(live) is not None:
+        return "the hand is over: a finished hand's plays stand"
     if game.actor != seat or game.phase != "play":
         return "undo takes back a meld or addition of your turn, before the discard"
     if not live.events or live.events[-1]["seat"] != seat or live.events[-1]["action"].split()[0] not in UNDOABLE:
@@ -239,6 +255,7 @@ class GameService:
         tokens: dict[int, str] = {}
         invites: dict[int, str] = {}
         rows: list[SeatRow] = []
+        robot_names = computer_names(game_id, [str(spec.get("name") or "") for spec in seats if isinstance(spec, dict)])
         for i, spec in enumerate(seats):
             if not isinstance(spec, dict):
                 raise WebError("bad-seats", f"seat {i}: an object with 'kind' (me, invite or computer)")
@@ -258,7 +275,7 @@ class GameService:
                 if level not in LEVELS:
                     raise WebError("bad-seats", f"seat {i}: computer level must be one of {', '.join(LEVELS)}")
                 row.kind, row.level = COMPUTER, level
-                row.name = name or f"Computer ({level})"
+                row.name = name or robot_names.pop(0)
             else:
                 raise WebError("bad-seats", f"seat {i}: kind must be me, invite or computer, not {kind!r}")
             rows.append(row)
@@ -327,6 +344,7 @@ class GameService:
                         seats=[_seat_info(s) for s in row.seats], fairness=fairness)
             actions = session.execute(select(ActionRow).where(ActionRow.game_id == game_id)
                                       .order_by(ActionRow.seq)).scalars().all()
+            _load_notes(live, session)  # before the replay: the notes say who made each move
             self._replay(live, [(a.seq, a.seat, a.action) for a in actions])
         self.cache[game_id] = live
         self._evict()
@@ -358,8 +376,15 @@ class GameService:
                 raise WebError("corrupt-log", f"game {live.id}: action {seq} follows version {live.version}", status=500)
             if seat != live.game.actor:
                 raise WebError("corrupt-log", f"game {live.id}: action {seq} by seat {seat}, not the actor", status=500)
-            live.game.apply(parse_action(text))
-            live.events.append({"seq": seq, "seat": seat, "action": text})
+            action = parse_action(text)
+            if seq == rows[-1][0]:  # the last action may end a hand: keep the table as it ends
+                live.before = table_copy(live.game)
+            hand_no = live.game.hand_no
+            live.game.apply(action)
+            live.events.append({"seq": seq, "seat": seat, "action": text, "hand": hand_no,
+                                "by": mover_name(live, seat, seq)})
+            if seq == rows[-1][0]:
+                keep_finished_table(live, action)
         live.actor_since = time.monotonic()
 
     def refresh(self, game_id: str) -> Live | None:
@@ -383,6 +408,7 @@ class GameService:
         with Session(self.engine) as session:
             rows = session.execute(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).scalars().all()
             live.seats = [_seat_info(s) for s in rows]
+            _load_notes(live, session)  # who clicked on, who left, as another process may have written
 
     def _evict(self) -> None:
         while len(self.cache) > self.max_cached:
@@ -433,11 +459,12 @@ class GameService:
             limit = "never" if self.idle_limit is None else f"after {self.idle_limit:.0f} s"
             raise WebError("not-idle", f"seat {seat} has not been idle long enough (a seat may be handed over {limit})")
         self.set_seat_kind(live, seat, COMPUTER, "basic")
+        self.note(live, seat, "left", seat_name(live, seat))
 
     def idle_seat(self, live: Live) -> int | None:
         """The human seat to act, when it has been idle past the limit (None otherwise)."""
         game = live.game
-        if self.idle_limit is None or game.is_over:
+        if self.idle_limit is None or game.is_over or hand_end(live) is not None:
             return None
         seat = game.actor
         if live.seats[seat].kind != HUMAN or self.idle_seconds(live) < self.idle_limit:
@@ -451,6 +478,7 @@ class GameService:
         seat = self.idle_seat(live)
         if seat is not None:
             self.set_seat_kind(live, seat, COMPUTER, "basic")
+            self.note(live, seat, "left", seat_name(live, seat))
         return seat
 
     def reclaim(self, live: Live, seat: int | None) -> None:
@@ -460,6 +488,7 @@ class GameService:
         if live.seats[seat].kind == HUMAN:
             raise WebError("not-computer", "your seat is already yours")
         self.set_seat_kind(live, seat, HUMAN, None)
+        self.note(live, seat, "back", seat_name(live, seat))
         if not live.game.is_over and live.game.actor == seat:
             live.actor_since = time.monotonic()  # back at the table: the idle clock starts again
 
@@ -481,6 +510,10 @@ class GameService:
             raise WebError("stale", f"the game is at version {live.version}, the action was chosen at {version}")
         if live.writing:
             raise WebError("stale", "another action of this game is being written")
+        pause = hand_end(live)
+        if pause is not None:
+            raise WebError("hand-over", f"hand {pause['hand']} is over: the next one starts when every player "
+                                        "has clicked on")
         if game.actor != seat:
             raise WebError("not-your-turn", f"it is seat {game.actor}'s turn, not yours")
         try:
@@ -497,8 +530,12 @@ class GameService:
         """Apply a written action to the game in memory (unless a refresh already replayed it from the log)."""
         if live.version != seq - 1:
             return
+        live.before = table_copy(live.game)
+        hand_no = live.game.hand_no
         live.game.push(action)
-        live.events.append({"seq": seq, "seat": seat, "action": stored})
+        live.events.append({"seq": seq, "seat": seat, "action": stored, "hand": hand_no,
+                            "by": mover_name(live, seat, seq)})
+        keep_finished_table(live, action)
         live.actor_since = time.monotonic()  # the idle clock counts from the last move
 
     def submit(self, live: Live, seat: int | None, text: Any, version: Any) -> Action:
@@ -577,8 +614,8 @@ class GameService:
         return str(last["action"])
 
     def bot_to_move(self, live: Live) -> Player | None:
-        if live.game.is_over:
-            return None
+        if live.game.is_over or hand_end(live) is not None:
+            return None  # (at a hand's end the computers wait for the players to click on)
         return live.bot_for(live.game.actor)
 
     def bot_move(self, live: Live) -> bool:
@@ -627,6 +664,107 @@ class GameService:
     def fairness(self, live: Live) -> dict[str, Any] | None:
         """The seed's commitment and whether the creator chose it, for every seat and spectator."""
         return public_fairness(live.game.shuffle, live.fairness)
+
+    # ------------------------------------------------------- the flow of a hand
+    def note(self, live: Live, seat: int, kind: str, text: str = "") -> dict[str, Any]:
+        """Write a table note (see :class:`canasta.web.db.NoteRow`) at the game's version, and keep it in memory."""
+        row = {"version": live.version, "seat": seat, "kind": kind, "text": text[:80]}
+        self._write_note(live.id, row)
+        live.notes.append(row)
+        return row
+
+    def _write_note(self, game_id: str, row: dict[str, Any]) -> None:
+        with Session(self.engine) as session:
+            session.add(NoteRow(game_id=game_id, created=time.time(), **row))
+            session.commit()
+
+    def _ready_note(self, live: Live, seat: int | None) -> dict[str, Any] | None:
+        """The note of ``seat`` clicking on at a hand's end; None if it already did. Refused when no hand waits."""
+        pause = hand_end(live)
+        if pause is None:
+            raise WebError("not-paused", "no hand is waiting to be closed")
+        if seat is None or seat not in pause["waiting"] + pause["ready"]:
+            raise WebError("not-seated", "only the players at the table click on to the next hand", status=403)
+        if seat in pause["ready"]:
+            return None  # a second click (another tab of the same seat): already counted
+        return {"version": live.version, "seat": seat, "kind": "ready", "text": str(pause["hand"])}
+
+    def _noted_ready(self, live: Live, row: dict[str, Any]) -> None:
+        live.notes.append(row)
+        if hand_end(live) is None:
+            live.actor_since = time.monotonic()  # the next hand begins: the idle clock starts now
+
+    def ready(self, live: Live, seat: int | None) -> None:
+        """A player has seen the hand's end and clicks on; the next hand starts once every player has."""
+        row = self._ready_note(live, seat)
+        if row is not None:
+            self._write_note(live.id, row)
+            self._noted_ready(live, row)
+
+    async def ready_async(self, live: Live, seat: int | None) -> None:
+        """:meth:`ready` with the note written in a thread: the event loop goes on serving the other tables
+        (at a hand's end every player of a table clicks at once)."""
+        row = self._ready_note(live, seat)
+        if row is not None:
+            await asyncio.to_thread(self._write_note, live.id, row)
+            self._noted_ready(live, row)
+
+    def auto_ready(self, live: Live) -> list[int]:
+        """At the idle limit of a hand's end (a table of several players): the players who did not click on
+        are counted as ready, so that one closed tab does not hold the others for good. The seats counted."""
+        pause = hand_end(live)
+        if pause is None or self.idle_limit is None or self.idle_seconds(live) < self.idle_limit:
+            return []
+        for seat in pause["waiting"]:
+            self.note(live, seat, "ready", str(pause["hand"]))
+        live.actor_since = time.monotonic()
+        return list(pause["waiting"])
+
+    def rematch(self, live: Live, seat: int | None) -> str:
+        """A new game with the same seats (names, computers, the players' seat tokens), once the game is over;
+        the same id for every player who asks. Seats still waiting for a friend go to a computer."""
+        if seat is None:
+            raise WebError("not-seated", "only a player at the table can start a new game with its seats", status=403)
+        if not live.game.is_over:
+            raise WebError("not-over", "a new game with the same seats starts when this one is over")
+        if live.rematch is not None:
+            return live.rematch
+        seed_value = draw_seed()
+        shuffle, fairness = commit(seed_value, chosen=False)
+        game_id = new_id()
+        used = [s.name for s in live.seats]
+        spare = [n for n in COMPUTER_NAMES if n not in used]
+        rows = []
+        for info in live.seats:
+            row = SeatRow(seat=info.seat, kind=info.kind, level=info.level, name=info.name, token_hash=info.token_hash)
+            if info.kind == HUMAN and info.token_hash is None:  # an invite nobody took
+                row.kind, row.level, row.name = COMPUTER, "basic", spare.pop(0) if spare else f"Computer {info.seat + 1}"
+            rows.append(row)
+        with Session(self.engine) as session:
+            session.add(GameRow(id=game_id, variant=live.game.variant_name, players=live.players, seed=str(seed_value),
+                                rules=json.dumps(live.game.variant.non_default_rules()), seats=rows))
+            session.flush()
+            session.add(FairnessRow(game_id=game_id, shuffle=shuffle, salt=fairness.salt,
+                                    commitment=fairness.commitment, chosen=fairness.chosen))
+            session.commit()
+        self.note(live, seat, "rematch", game_id)
+        live.rematch = game_id
+        return game_id
+
+    def idle_state(self, live: Live) -> dict[str, Any] | None:
+        """Where an idle limit applies (a table with several players), who it runs for and the seconds left."""
+        game = live.game
+        if self.idle_limit is None or game.is_over or sum(1 for s in live.seats if s.kind == HUMAN) < 2:
+            return None
+        pause = hand_end(live)
+        if pause is not None:
+            seats = pause["waiting"]
+        elif live.seats[game.actor].kind == HUMAN:
+            seats = [game.actor]
+        else:
+            return None
+        return {"seats": seats, "hand_end": pause is not None,
+                "left": round(max(0.0, self.idle_limit - self.idle_seconds(live)), 1)}
 
     # --------------------------------------------------------------- records
     def record(self, live: Live, seat: int | None) -> str:
@@ -722,3 +860,103 @@ class GroupWriter:
 def _seat_info(row: SeatRow) -> SeatInfo:
     return SeatInfo(seat=row.seat, kind=row.kind, level=row.level, name=row.name,
                     token_hash=row.token_hash, invite_hash=row.invite_hash)
+
+
+# ------------------------------------------------------------------ the flow of a hand, names
+def computer_names(game_id: str, taken: list[str]) -> list[str]:
+    """Names for the computer seats of a table: distinct, none a player's, the same for the same table."""
+    start = int(hashlib.sha256(game_id.encode()).hexdigest(), 16) % len(COMPUTER_NAMES)
+    ordered = COMPUTER_NAMES[start:] + COMPUTER_NAMES[:start]
+    free = [n for n in ordered if n not in taken]
+    return free + [f"Computer {k}" for k in range(1, 9)]
+
+
+def seat_name(live: Live, seat: int) -> str:
+    return live.seats[seat].name or f"Player {seat + 1}"
+
+
+def mover_name(live: Live, seat: int, seq: int) -> str:
+    """Who made move ``seq`` of ``seat``, as it was then: its player, or the computer standing in for them.
+
+    Read from the notes of takeovers ("left") and returns ("back") before that move, so a log keeps who
+    played each move when a seat changes hands later."""
+    info = live.seats[seat]
+    name = seat_name(live, seat)
+    then: str | None = None
+    for note in live.notes:
+        if note["seat"] == seat and note["kind"] in ("left", "back") and note["version"] < seq:
+            then = note["kind"]
+    by_computer = info.kind == COMPUTER if then is None else then == "left"
+    if by_computer and (then is not None or info.token_hash is not None):
+        return f"Computer for {name}"
+    return name
+
+
+def table_copy(game: Game) -> Game:
+    """A copy of the game without its history (copying it at every move would cost in proportion to the game)."""
+    history = game.history
+    game.history = []
+    try:
+        return game.copy()
+    finally:
+        game.history = history
+
+
+def hand_just_ended(game: Game) -> bool:
+    """The last action ended a hand and no action of the next has been played yet."""
+    results = game.hand_results
+    return bool(results) and results[-1]["actions_end"] == len(game.history)
+
+
+def keep_finished_table(live: Live, action: Action) -> None:
+    """After an action: when it ended a hand (and not the game), keep the table as the hand ended.
+
+    The engine scores a hand and deals the next inside the hand's last action; the action is played
+    again on the copy taken before it, with the deal switched off (as the terminal game does)."""
+    before, live.before = live.before, None
+    live.finished_views.clear()
+    game = live.game
+    if before is None or game.is_over or not hand_just_ended(game):
+        live.finished = None
+        return
+    before._deal = lambda: None  # type: ignore[method-assign]
+    before.push(action)
+    live.finished = before
+
+
+def hand_end(live: Live) -> dict[str, Any] | None:
+    """The pause at a hand's end: the hand, the players still to click on and those who did; None when
+    play goes on (no hand just ended, the game is over, or every player at the table clicked on)."""
+    game = live.game
+    if game.is_over or not hand_just_ended(game):
+        return None
+    hand = game.hand_results[-1]["hand"]
+    ready = {n["seat"] for n in live.notes if n["kind"] == "ready" and n["text"] == str(hand)}
+    players = [s.seat for s in live.seats if s.kind == HUMAN and s.token_hash is not None]
+    waiting = [s for s in players if s not in ready]
+    if not waiting:
+        return None
+    return {"hand": hand, "waiting": waiting, "ready": [s for s in players if s in ready]}
+
+
+def hand_end_state(live: Live, seat: int | None, pause: dict[str, Any] | None) -> dict[str, Any]:
+    """The parts of a state message about the flow of the game: the pause at a hand's end with the table as
+    the hand ended (that seat's view of it: its own hand only), the notes of who left and came back, the rematch."""
+    finished = None
+    if pause is not None and live.finished is not None:
+        cached = live.finished_views.get(seat)
+        if cached is not None and cached[0] == live.version:
+            finished = cached[1]
+        else:
+            finished = live.finished.observation(seat)
+            finished.update(hand_results=live.game.hand_results, scores=list(live.game.scores), actor=None,
+                            hand_over=True)
+            live.finished_views[seat] = (live.version, finished)
+    notes = [n for n in live.notes if n["kind"] in ("left", "back")]
+    return {"pause": pause, "finished": finished, "notes": notes, "rematch": live.rematch}
+
+
+def _load_notes(live: Live, session: Session) -> None:
+    rows = session.execute(select(NoteRow).where(NoteRow.game_id == live.id).order_by(NoteRow.id)).scalars().all()
+    live.notes = [{"version": r.version, "seat": r.seat, "kind": r.kind, "text": r.text} for r in rows]
+    live.rematch = next((n["text"] for n in reversed(live.notes) if n["kind"] == "rematch"), live.rematch)

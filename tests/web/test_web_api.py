@@ -17,7 +17,7 @@ from canasta.web.service import Live, SeatInfo, public_state
 
 ME, BOT = {"kind": "me"}, {"kind": "computer", "level": "basic"}
 #: every key a state message may contain (anything else could be a leak)
-STATE_KEYS = {"version", "obs", "legal", "seats", "failed", "can_undo"}
+STATE_KEYS = {"version", "obs", "legal", "seats", "failed", "pause", "finished", "notes", "rematch", "online", "idle", "can_undo"}
 #: keys that would hold hidden information (the engine's saved-position keys)
 FORBIDDEN = {"stock", "hands", "deals", "history", "seed", "token", "token_hash", "invite_hash", "take_snapshot",
              "unusable", "pile_aside"}
@@ -114,7 +114,7 @@ def check_no_leak(payloads: list[dict[str, Any]], seat: int | None, seed: int | 
             assert "state" not in message and "obs" not in message and "hand" not in json.dumps(message)
             continue
         for e in message["events"]:
-            assert set(e) == {"seq", "seat", "action"}  # no drawn cards
+            assert set(e) == {"seq", "seat", "action", "hand", "by"}  # no drawn cards
         state = message["state"]
         assert set(state) == STATE_KEYS and not keys(state) & FORBIDDEN
         version = message["version"]
@@ -123,6 +123,14 @@ def check_no_leak(payloads: list[dict[str, Any]], seat: int | None, seed: int | 
             assert state["obs"]["hand"] == [str(c) for c in game.observation(seat)["hand"]]
         else:
             assert state["obs"]["hand"] == []
+        if state["finished"] is not None:
+            # the table as the hand ended: exactly the engine's observation for this seat of that table
+            assert state["pause"] is not None and not keys(state["finished"]) & FORBIDDEN
+            ended = replayed(seed, players, events, version - 1)
+            ended._deal = lambda: None  # type: ignore[method-assign]
+            ended.apply(parse_action(events[version - 1]["action"]))
+            expected = {**ended.observation(seat), "hand_results": game.hand_results, "actor": None, "hand_over": True}
+            assert json.loads(json.dumps(expected)) == state["finished"]
         # the message is a function of what the seat may see: moving hidden cards changes nothing
         other = scrambled(game, seat, rng)
         for k in range(3):

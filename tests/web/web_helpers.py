@@ -77,10 +77,11 @@ class WS:
         raise AssertionError("expected message never came")
 
     def my_turn(self) -> dict[str, Any]:
-        """Wait until this seat has legal actions (or the game is over)."""
-        if self.state is not None and (self.state["legal"] or self.state["obs"]["winner"] is not None):
+        """Wait until this seat has legal actions, the table pauses at a hand's end, or the game is over."""
+        if self.state is not None and (self.state["legal"] or self.state["obs"]["winner"] is not None
+                                       or self.state.get("pause")):
             return self.state
-        self.until(lambda m: m.get("type") == "update" and (bool(m["state"]["legal"])
+        self.until(lambda m: m.get("type") == "update" and (bool(m["state"]["legal"]) or bool(m["state"].get("pause"))
                                                               or m["state"]["obs"]["winner"] is not None))
         assert self.state is not None
         return self.state

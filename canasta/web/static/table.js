@@ -208,6 +208,7 @@ function showMessage(text, kind = "") {
 
 // ------------------------------------------------------------------ rendering
 function setState(s) {
+  s = tableShown(s);
   const oldHand = hand;
   const sameDeal = state !== null && state.obs.hand_no === s.obs.hand_no;
   state = s;
@@ -228,6 +229,7 @@ function setState(s) {
   markOthersPlays(s.obs, sameDeal);
   render();
   announceChanges(s.obs);
+  if ("pause" in s) { renderFlow(); tickCountdowns(); return; }  // a server that pauses at a hand's end (see renderFlow)
   if (shownResults === null) shownResults = s.obs.hand_results.length;
   if (s.obs.hand_results.length > shownResults) {
     shownResults = s.obs.hand_results.length;
@@ -327,7 +329,7 @@ function announceChanges(o) {
   if (o.actor !== lastActor) {
     lastActor = o.actor;
     said.push(o.winner !== null ? `Game over: ${sideName(o.winner)} won.`
-      : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
+      : o.hand_over ? `Hand ${o.hand_no} is over.` : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
   }
   if (said.length) $("announce").textContent = said.join(" ");
 }
@@ -343,6 +345,7 @@ function render() {
   const me = mySeat();
   const actor = o.actor;
   if (o.winner !== null) setStatus(`Game over: ${sideName(o.winner)} won`);
+  else if (o.hand_over) setStatus(`Hand ${o.hand_no} is over`);  // the finished table, at a hand's end
   else if (me !== null && actor === me) {
     setStatus(o.phase === "answer" ? "Your partner asks you" : o.phase === "pass" ? "Keep a pile as your foot" : "Your turn");
   }
@@ -370,7 +373,7 @@ const GUIDE_KEY = "canasta.guide.classic";
 function renderGuide() {
   const box = $("guide");
   const o = state.obs;
-  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !localStorage.getItem(GUIDE_KEY);
+  const show = o.variant === "classic" && mySeat() !== null && o.winner === null && !o.hand_over && !localStorage.getItem(GUIDE_KEY);
   box.hidden = !show;
   if (!show) return;
   const mine = o.actor === mySeat();
@@ -410,6 +413,7 @@ function renderSeats() {
     counted.dataset.count = String(count);
     counted.textContent = plural(count, "card");
     label.append(name, " ", counted);
+    for (const extra of seatFlowExtras(seat)) label.append(" ", extra);
     for (const extra of seatExtras(seat)) {
       const span = document.createElement("span");
       span.className = "seat-extra";
@@ -971,7 +975,7 @@ function renderQuestion() {
 /** A log line in words: "Ana took the pile (7 cards: …) with 8♥ 8♦". */
 function describe(e) {
   const a = parseActionText(e.action);
-  const who = seatName(e.seat);
+  const who = e.by ? moverName(e) : seatName(e.seat);  // the name recorded with the move, not the seat's now
   const cards = a.cards.map(cardName).join(" ");
   const pile = takenPiles.get(e.seq);
   const held = pile && pile.length ? ` (${plural(pile.length, "card")}: ${pile.map(cardName).join(" ")})` : "";
@@ -1003,13 +1007,17 @@ function renderPanel() {
   const o = state.obs;
   const log = $("log");
   log.innerHTML = "";
+  let previous = null;
   for (const e of events.slice(-300)) {
+    for (const line of flowLines(previous, e)) log.append(line);
+    previous = e;
     const li = document.createElement("li");
     li.textContent = describe(e);
     li.dataset.seq = String(e.seq);
     li.dataset.action = e.action;  // the engine's notation, for records and tests
     log.append(li);
   }
+  for (const line of flowLines(previous, null)) log.append(line);
   log.scrollTop = log.scrollHeight;
   const sides = o.scores.length;
   const names = [...Array(sides).keys()].map(sideName);
@@ -1145,6 +1153,182 @@ function showSheet(result) {
   if (!dialog.open) dialog.showModal();
 }
 
+// ------------------------------------------------------------ the flow of a hand, who is who
+// The server pauses at a hand's end until every player clicks on (state.pause: the hand, who is still to
+// click); meanwhile it sends the table as the hand ended (state.finished), shown instead of the new deal.
+let idleDeadline = null;     // {seats, at, handEnd}: when the idle limit of those seats runs out (Date.now() ms)
+let notesSeen = null;        // how many notes (left, back) the page has shown
+
+/** The state to draw: during a pause, the finished table (no moves are legal until the next hand). */
+function tableShown(s) {
+  idleDeadline = s.idle ? { seats: s.idle.seats, at: Date.now() + s.idle.left * 1000, handEnd: s.idle.hand_end } : null;
+  if (s.pause && s.finished) return { ...s, obs: s.finished, legal: [] };
+  return s;
+}
+
+/** The name of who made a move, as recorded with it ("Computer for Ana" after a takeover). */
+function moverName(e) {
+  const info = state.seats[e.seat];
+  return e.seat === mySeat() && info && e.by === (info.name || `Player ${e.seat + 1}`) ? `${e.by} (you)` : e.by;
+}
+
+function noteText(n) {
+  const where = `seat ${n.seat + 1}`;
+  if (n.kind === "left") return `${n.text} left the table: the computer plays ${where} now.`;
+  if (n.kind === "back") return `${n.text} is back and plays ${where} again.`;
+  return "";
+}
+
+function logLine(text, cls) {
+  const li = document.createElement("li");
+  li.className = cls;
+  li.textContent = text;
+  return li;
+}
+
+/** Log lines between two moves (`after` null: after the last): a hand's marker, who left or came back. */
+function flowLines(before, after) {
+  const out = [];
+  const from = before ? before.seq : -1;
+  const to = after ? after.seq : Infinity;
+  for (const n of state.notes || []) {
+    if (n.version >= from && n.version < to && (before || n.version < to)) out.push(logLine(noteText(n), "log-note"));
+  }
+  const handOf = (e) => (e && e.hand !== undefined ? e.hand : null);
+  if (after && handOf(after) !== null && (!before || handOf(before) !== handOf(after))) {
+    out.push(logLine(`Hand ${after.hand}`, "log-hand"));
+  } else if (!after && before && state.pause) {
+    out.push(logLine(`Hand ${state.pause.hand} is over`, "log-hand"));
+  }
+  return out;
+}
+
+/** Beside a seat's name: its number, the dealer, whether its player is connected, the idle countdown. */
+function seatFlowExtras(seat) {
+  const out = [];
+  const span = (cls, text) => {
+    const el = document.createElement("span");
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  };
+  out.push(span("seat-number", `seat ${seat + 1}`));
+  if (state.obs.dealer === seat) out.push(span("dealer-mark", "dealer"));
+  const info = state.seats[seat];
+  if (state.online && info.kind === "human" && info.claimed) {
+    const on = state.online.includes(seat);
+    out.push(span(on ? "presence online" : "presence offline", on ? "online" : "offline"));
+  }
+  if (idleDeadline && idleDeadline.seats.includes(seat)) {
+    const clock = span("countdown", "");
+    clock.dataset.seat = String(seat);
+    out.push(clock);
+  }
+  if (state.pause && state.pause.ready.includes(seat)) out.push(span("ready-mark", "ready for the next hand"));
+  return out;
+}
+
+/** Every second: the countdowns of the idle limit, in minutes and seconds. */
+function tickCountdowns() {
+  for (const clock of document.querySelectorAll(".countdown")) {
+    // at a hand's end the limit counts players ready only where the server hands idle seats over by itself
+    if (!idleDeadline || (idleDeadline.handEnd && !autoTakeover)) { clock.textContent = ""; continue; }
+    const left = Math.max(0, Math.round((idleDeadline.at - Date.now()) / 1000));
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const then = idleDeadline.handEnd ? "then counted ready" : autoTakeover ? "then the computer plays" : "then the others may hand the seat to the computer";
+    clock.textContent = `${time} left (${then})`;
+  }
+}
+
+/** The results panel at a hand's end (and at the game's end), beside the finished table. */
+function renderFlow() {
+  const o = state.obs;
+  const dialog = $("sheet");
+  const pause = state.pause;
+  const over = o.winner !== null;
+  announceNotes();
+  if (!pause && !over) {
+    if (dialog.dataset.mode) {
+      delete dialog.dataset.mode;
+      delete dialog.dataset.key;
+      if (dialog.open) dialog.close();
+    }
+    return;
+  }
+  if (!o.hand_results.length) return;
+  const me = mySeat();
+  const key = `${o.hand_results.length}/${over}/${pause ? pause.waiting.join(",") : ""}/${state.rematch}/${state.version}`;
+  if (dialog.dataset.key === key) return;
+  const mode = over ? "game-over" : "hand-end";
+  const fresh = dialog.dataset.mode !== mode || dialog.dataset.hands !== String(o.hand_results.length);
+  dialog.dataset.mode = mode;
+  dialog.dataset.hands = String(o.hand_results.length);
+  dialog.dataset.key = key;
+  if (fresh && !dialog.open) dialog.show();  // beside the finished table, not over it (not modal)
+  if (!dialog.open) return;  // the game's end, closed by the player: it stays closed
+  showSheet(o.hand_results[o.hand_results.length - 1]);
+  const body = $("sheet-body");
+  const close = $("sheet-close");
+  if (pause) {
+    const waiting = pause.waiting.map(seatName);
+    const line = document.createElement("p");
+    line.id = "hand-end-waiting";
+    line.textContent = waiting.length ? `Still to click on: ${waiting.join(", ")}.` : "";
+    body.append(line);
+    const mine = me !== null && pause.waiting.includes(me);
+    close.textContent = `Next hand (hand ${pause.hand + 1})`;
+    close.hidden = !mine;
+    close.type = "button";  // the panel stays until every player has clicked on
+  } else {
+    close.hidden = false;
+    close.type = "submit";
+    close.textContent = "Close";
+    const won = document.createElement("p");
+    won.className = "game-won";
+    won.textContent = o.winner === null ? "The game is over." : `Game over: ${sideName(o.winner)} won.`;
+    body.append(won, rematchBox());
+  }
+}
+
+/** At the game's end: a new game with the same seats, or the one another player started. */
+function rematchBox() {
+  const box = document.createElement("p");
+  box.className = "rematch";
+  if (mySeat() === null || !auth) return box;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "rematch-btn";
+  b.className = "primary";
+  b.textContent = state.rematch ? "Join the new game with the same seats" : "New game with the same seats";
+  b.addEventListener("click", rematch);
+  box.append(b);
+  return box;
+}
+
+async function rematch() {
+  let id = state.rematch;
+  if (!id) {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`, { method: "POST", headers: { "X-Seat-Token": auth.token } });
+    const body = await r.json();
+    if (!r.ok) { showMessage(body.message, "error"); return; }
+    id = body.id;
+  }
+  // the seat token of this table is the seat's token at the new one too
+  localStorage.setItem(`canasta.seat.${id}`, JSON.stringify(auth));
+  location.href = `/table/${encodeURIComponent(id)}`;
+}
+
+/** A note that arrived since the last update (someone left or came back): said on the table and aloud. */
+function announceNotes() {
+  const notes = state.notes || [];
+  if (notesSeen !== null && notes.length > notesSeen) {
+    const text = notes.slice(notesSeen).map(noteText).join(" ");
+    showNotice(text);
+    $("announce").textContent = text;
+  }
+  notesSeen = notes.length;
+}
+
 // ------------------------------------------------------------------ wiring
 function wire() {
   $("hint-btn").addEventListener("click", () => send({ type: "hint" }));
@@ -1167,6 +1351,11 @@ function wire() {
     $("guide").hidden = true;
   });
   setInterval(() => { if (state) renderTools(); }, 1000);
+  setInterval(tickCountdowns, 1000);
+  $("sheet-close").addEventListener("click", () => {
+    // at a hand's end the button clicks on to the next hand (the panel closes when every player has)
+    if ($("sheet").dataset.mode === "hand-end") send({ type: "next" });
+  });
 }
 
 // what extras.js and chat.js may use: the state as last shown, seat names, and the socket
