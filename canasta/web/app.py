@@ -502,6 +502,7 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
             taken = service.undo(live, client.seat, message.version)
             client.send({"type": "undone", "id": message.id, "action": taken, "version": live.version})
             hub.undone(client.game_id)  # then everyone's resync (this client's too)
+            return None
         if kind == "next":
             await service.ready_async(live, client.seat)
             hub.changed(client.game_id, force=True)
