@@ -239,3 +239,30 @@ def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
                    frozen=False, opened=[True, True], melds=[[], []])
         assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
         assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), bottom
+
+
+#: the choices of the expert of 53fdcf2 (ExpertPlayer(0) then), recorded from that code before issue 23
+#: changed the expert: (variant, deal seed, decision index along a game of BasicPlayer(0)) -> action
+EXPERT_V1_CHOICES = {
+    ("classic", "legacy/1", 21): "discard 5h",  # BasicPlayer with its style: discard 7s
+    ("classic", "legacy/1", 35): "add 8 8c",
+    ("classic", "legacy/1", 63): "draw",  # BasicPlayer: take
+    ("classic", "legacy/1", 77): "draw",  # BasicPlayer: take
+    ("samba", "legacy/2", 22): "merge #3 #9",  # BasicPlayer: meld 7s 7h JK
+    ("samba", "legacy/2", 33): "discard 3s",
+}
+
+
+def test_expert_v1_level_keeps_the_choices_of_53fdcf2() -> None:
+    """Issue 23 measures the new expert against "today's expert (53fdcf2's default), kept loadable
+    as a named level": `expert-v1` must choose as that code did on these positions."""
+    from canasta.notation import format_action
+    from canasta.players.basic import BasicPlayer
+
+    for (variant, seed, index), expected in EXPERT_V1_CHOICES.items():
+        game = Game(variant, 4, seed)
+        basic = BasicPlayer(0)
+        for _ in range(index):
+            game.push(basic.choose(game.observation(game.actor), game.legal_actions()))
+        choice = get_player("expert-v1", 0).choose(game.observation(game.actor), game.legal_actions())
+        assert format_action(choice) == expected, (variant, seed, index)

@@ -104,6 +104,8 @@ LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
+#: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS)
+VALUE_MODEL = "linear-v1"
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
@@ -341,9 +343,13 @@ class ExpertPlayer:
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
                  margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
-                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES) -> None:
+                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
+                 value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS) -> None:
         self.seed = seed
-        self.worlds = None if worlds is None else max(1, worlds)  # None: VALUE_WORLDS or WORLDS
+        self.worlds = None if worlds is None else max(1, worlds)  # None: value_worlds or rollout_worlds
+        self.value_worlds = max(1, value_worlds)
+        self.rollout_worlds = max(1, rollout_worlds)
+        self.leaf_value = position_value.load_value(value)
         self.max_rollouts = max(1, max_rollouts)
         self.max_rollout = max_rollout
         self.seconds = seconds
@@ -428,11 +434,11 @@ class ExpertPlayer:
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
-        VALUE_WORLDS where rollouts end in the value (they are short) and WORLDS elsewhere."""
+        ``value_worlds`` where rollouts end in the value (they are short) and ``rollout_worlds`` elsewhere."""
         if self.worlds is not None:
             return self.worlds
         valued = self.leaf == "value" and position_value.supports_table(obs["variant"], obs["players"])
-        return VALUE_WORLDS if valued else WORLDS
+        return self.value_worlds if valued else self.rollout_worlds
 
     def _significant(self, diffs: list[float]) -> bool:
         n = len(diffs)
@@ -468,7 +474,7 @@ class ExpertPlayer:
         if valued and not g.is_over and g.hand_no == hand_no:
             # the value is the side's margin over the opponents' mean; hand_margins' is over all sides' mean
             k = g.num_sides
-            margin = position_value.value(g, side) * (k - 1) / k
+            margin = self.leaf_value(g, side) * (k - 1) / k
         else:
             margin = hand_margins(g, before)[side]
         if self.objective == "win":  # the hand won, drawn or lost, not by how much

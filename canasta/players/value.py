@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -95,6 +97,35 @@ def features(game: Game, side: int) -> list[float]:
 def value(game: Game, side: int, weights: Sequence[float] = WEIGHTS) -> float:
     """The expected hand margin of ``side`` (its hand score minus the opponents' mean)."""
     return float(np.dot(weights, features(game, side)))
+
+
+class PositionValue(Protocol):
+    """A learned value: the expected hand margin of ``side`` in the full position ``game``."""
+
+    def __call__(self, game: Game, side: int) -> float: ...
+
+
+class LinearValue:
+    """:func:`value` with fixed weights (``linear-v1``: :data:`WEIGHTS`, the expert of 53fdcf2)."""
+
+    def __init__(self, weights: Sequence[float] = WEIGHTS) -> None:
+        self.weights = tuple(weights)
+
+    def __call__(self, game: Game, side: int) -> float:
+        return value(game, side, self.weights)
+
+
+#: the values by name; the name carries the version of the features the weights were fitted on
+VALUE_MODELS: dict[str, Callable[[], PositionValue]] = {"linear-v1": LinearValue}
+
+
+@lru_cache(maxsize=8)
+def load_value(name: str) -> PositionValue:
+    """A value by name (:data:`VALUE_MODELS`), loaded once per process."""
+    try:
+        return VALUE_MODELS[name]()
+    except KeyError:
+        raise ValueError(f"unknown value {name!r}; known: {', '.join(sorted(VALUE_MODELS))}") from None
 
 
 def samples(hands: int, seed: int, style: BasicStyle, variant: str = "classic",
