@@ -146,6 +146,24 @@ def test_training_script_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> Non
     assert abs(NetValue(out)(game, 0) + NetValue(out)(game, 1)) < 1e-6
 
 
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    """The same seed gives the same data and the same weights; another seed other weights."""
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("torch")
+    from canasta.players.training import self_play, train
+
+    x, _, y = self_play(6, 8, EXPERT_STYLE)
+    again_x, _, again_y = self_play(6, 8, EXPERT_STYLE)
+    assert np.array_equal(x, again_x) and np.array_equal(y, again_y)
+    first, _ = train(x, y, seed=8, epochs=1, hidden=8)
+    second, _ = train(x, y, seed=8, epochs=1, hidden=8)
+    other, _ = train(x, y, seed=9, epochs=1, hidden=8)
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+    assert not np.array_equal(first["w0"], other["w0"])
+
+
 def test_net_value_refuses_weights_of_other_features(tmp_path: Path) -> None:
     import numpy as np
     import pytest

@@ -66,7 +66,7 @@ from functools import partial
 from typing import Any, cast
 
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
-from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
+from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players import value as position_value
@@ -106,6 +106,8 @@ HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS)
 VALUE_MODEL = "linear-v1"
+#: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
+SAFE_DISCARDS = False
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
@@ -328,6 +330,30 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
     return [t - mean for t in totals]
 
 
+def safe_discards(obs: Observation, legal: list[Action], keep: Action) -> list[Action]:
+    """``legal`` without the discards that hand the next player the pile for nothing: while the pile
+    is not frozen a rank the next player's side has melded is taken with no card from hand (Classic
+    family, set melds; ``keep``, the base policy's choice, stays). If every discard is such a rank, all stay."""
+    if obs["frozen"] or getattr(find_variant(obs["variant"]), "MELD_IDS", False):
+        return legal
+    players: int = obs["players"]
+    next_seat = (obs["seat"] + 1) % players
+    variant = find_variant(obs["variant"])(players, obs["rules"])
+    next_side = variant.side_of(next_seat)
+    if next_side == obs["side"]:
+        return legal
+    melded = {parse_rank(m["rank"]) for m in obs["melds"][next_side] if m["rank"] != "wild"}
+
+    def feeds(a: Action) -> bool:
+        c = a.cards[0]
+        return c != JOKER and not 8 <= c <= 15 and c >> 2 in melded  # no wild card or three
+
+    discards = [a for a in legal if a.kind == DISCARD]
+    if all(feeds(a) for a in discards):
+        return legal
+    return [a for a in legal if a.kind != DISCARD or a == keep or not feeds(a)]
+
+
 def _obvious(obs: Observation, choice: Action) -> bool:
     """Natural cards onto the table once the side has opened: no search (it nearly always pays)."""
     return (choice.kind in (ADD, MELD) and bool(obs["opened"][obs["side"]])
@@ -344,7 +370,9 @@ class ExpertPlayer:
                  margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
-                 value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS) -> None:
+                 value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
+                 safe: bool = SAFE_DISCARDS) -> None:
+        self.safe_discards = safe
         self.seed = seed
         self.worlds = None if worlds is None else max(1, worlds)  # None: value_worlds or rollout_worlds
         self.value_worlds = max(1, value_worlds)
@@ -393,6 +421,8 @@ class ExpertPlayer:
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         legal = candidate_discards(obs, legal, self.discards, self.basic.style, keep=basic_choice)
+        if self.safe_discards:
+            legal = safe_discards(obs, legal, keep=basic_choice)
         if len(legal) == 1:
             return basic_choice, basic_reason
         worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(legal)))
