@@ -18,8 +18,8 @@ At each decision with more than one legal action the player
    long hands are cut short), after which the position is scored as if the hand
    ended there. In 4-player Classic (``leaf="value"``, the default) a rollout stops
    after ``horizon`` (40) actions instead and the position is scored by a learned
-   value of :mod:`canasta.players.value` (``value``: by default ``net-v2``, a small
-   network trained on self-play hand margins; ``linear-v1`` for the expert of 53fdcf2):
+   value of :mod:`canasta.players.value` (``value``: by default ``linear-v1``, fitted to
+   self-play hand margins; ``net-v2``, a small network trained on them, is the option):
    far less noisy than the end of the hand, so the default there is twice the worlds (24);
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
@@ -106,7 +106,7 @@ HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS)
-VALUE_MODEL = "net-v2"  # issue 23: values taking a big pile, which linear-v1 did not (docs/benchmarks.md)
+VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in

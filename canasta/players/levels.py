@@ -10,10 +10,10 @@ hard       ExpertPlayer with a smaller budget (6 sampled deals, at most 72 rollo
            a decision)
 expert     ExpertPlayer with its default budget (at most 144 rollouts a decision:
            in 4-player Classic 24 sampled deals, rollouts of 40 actions scored by
-           the learned value ``net-v2``; elsewhere 12 deals, rollouts of at most 200
+           the learned value ``linear-v1``; elsewhere 12 deals, rollouts of at most 200
            actions: under a second)
-expert-v1  the expert of 53fdcf2 (unchanged until the learned value of issue 23),
-           frozen with its settings spelled out: 24 / 12 sampled deals, at most
+expert-v1  the expert of 53fdcf2 (today the same play as ``expert``), frozen
+           with its settings spelled out: 24 / 12 sampled deals, at most
            144 rollouts, horizon 40, the linear value ``linear-v1``, card
            reading, its base style; the baseline the expert is measured against
 =========  ==================================================================
