@@ -1,4 +1,4 @@
-"""The linear position value behind the expert's short rollouts (canasta.players.value)."""
+"""The learned position values behind the expert's short rollouts (canasta.players.value) and their training."""
 
 from __future__ import annotations
 
