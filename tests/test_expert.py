@@ -57,12 +57,12 @@ def test_expert_in_the_hand_passing_deal() -> None:
     assert game.phase != "pass" and all(game.kept)
 
 
-@pytest.mark.parametrize("name", ["random", "basic", "easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("name", ["random", "basic", "easy", "medium", "hard", "expert", "expert-v1"])
 def test_every_named_player_and_level_acts_legally(name: str) -> None:
     assert name in PLAYERS
     game = Game("classic", 4, 8)
     players = [get_player(name, s) if s % 2 == 0 else get_player("random", s) for s in range(4)]
-    assert play_hand(game, players, 12 if name in ("hard", "expert") else 400) > 0
+    assert play_hand(game, players, 12 if name.startswith(("hard", "expert")) else 400) > 0
 
 
 def worlds_along_games(tables: list[tuple[str, int, int]], steps: int,
@@ -239,3 +239,61 @@ def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
                    frozen=False, opened=[True, True], melds=[[], []])
         assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
         assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), bottom
+
+
+#: the choices of the expert of 53fdcf2 (ExpertPlayer(0) then), recorded from that code before issue 23
+#: changed the expert: (variant, deal seed, decision index along a game of BasicPlayer(0)) -> action
+EXPERT_V1_CHOICES = {
+    ("classic", "legacy/1", 21): "discard 5h",  # BasicPlayer with its style: discard 7s
+    ("classic", "legacy/1", 35): "add 8 8c",
+    ("classic", "legacy/1", 63): "draw",  # BasicPlayer: take
+    ("classic", "legacy/1", 77): "draw",  # BasicPlayer: take
+    ("samba", "legacy/2", 22): "merge #3 #9",  # BasicPlayer: meld 7s 7h JK
+    ("samba", "legacy/2", 33): "discard 3s",
+}
+
+
+def test_expert_v1_level_keeps_the_choices_of_53fdcf2() -> None:
+    """Issue 23 measures the new expert against "today's expert (53fdcf2's default), kept loadable
+    as a named level": `expert-v1` must choose as that code did on these positions."""
+    from canasta.notation import format_action
+    from canasta.players.basic import BasicPlayer
+
+    for (variant, seed, index), expected in EXPERT_V1_CHOICES.items():
+        game = Game(variant, 4, seed)
+        basic = BasicPlayer(0)
+        for _ in range(index):
+            game.push(basic.choose(game.observation(game.actor), game.legal_actions()))
+        choice = get_player("expert-v1", 0).choose(game.observation(game.actor), game.legal_actions())
+        assert format_action(choice) == expected, (variant, seed, index)
+
+
+def test_safe_discards_keep_the_unfrozen_pile_from_the_next_side() -> None:
+    """Bicycle: while the pile is not frozen its top card may be added to one of the taker's side's
+    melds, so a discard of a rank the next player's side has melded hands them the pile; the search
+    (``safe=True``) drops those discards, but keeps the base policy's choice and never empties them."""
+    from canasta.cards import parse_rank
+    from canasta.engine.actions import DISCARD
+    from canasta.players.basic import BasicPlayer
+    from canasta.players.expert import EXPERT_STYLE, candidate_discards, safe_discards
+
+    dropped = 0
+    for seed in range(4):
+        game = Game("classic", 4, f"safe/{seed}")
+        basic = BasicPlayer(0)
+        while not game.is_over and game.hand_no == 1:
+            obs, legal = game.observation(game.actor), game.legal_actions()
+            choice = basic.choose(obs, legal)
+            if any(a.kind == DISCARD for a in legal):
+                searched = candidate_discards(obs, legal, 4, EXPERT_STYLE, keep=choice)
+                kept = safe_discards(obs, searched, keep=choice)
+                assert choice in kept and any(a.kind == DISCARD for a in kept)
+                assert [a for a in kept if a.kind != DISCARD] == [a for a in searched if a.kind != DISCARD]
+                next_side = 1 - obs["side"]
+                melded = {parse_rank(m["rank"]) for m in obs["melds"][next_side] if m["rank"] != "wild"}
+                for a in searched:
+                    if a not in kept:
+                        dropped += 1
+                        assert not obs["frozen"] and a.cards[0] >> 2 in melded and a != choice
+            game.push(choice)
+    assert dropped > 0

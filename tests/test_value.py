@@ -1,8 +1,9 @@
-"""The linear position value behind the expert's short rollouts (canasta.players.value)."""
+"""The learned position values behind the expert's short rollouts (canasta.players.value) and their training."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer
@@ -76,3 +77,100 @@ def test_default_expert_spends_the_value_leaf_on_more_worlds() -> None:
     assert ExpertPlayer().world_budget(two) == ExpertPlayer().world_budget(samba) == WORLDS
     assert ExpertPlayer(leaf="rollout").world_budget(four) == WORLDS
     assert ExpertPlayer(worlds=5).world_budget(four) == ExpertPlayer(worlds=5).world_budget(two) == 5
+
+
+def test_net_value_of_two_sides_is_zero_sum() -> None:
+    """The shipped net is made antisymmetric, (f(x) - f(swap(x))) / 2: the sides' values are opposite."""
+    from canasta.players.value import FEATURES_V2, features_v2, load_value
+
+    net = load_value("net-v2")
+    for seed in range(4):
+        game = _midgame(seed, 25 + 9 * seed)
+        assert len(features_v2(game, 0)) == len(FEATURES_V2)
+        assert abs(net(game, 0) + net(game, 1)) < 1e-6
+        assert net(game, 0) != 0.0
+
+
+def test_net_value_explains_hand_margins_on_fresh_hands() -> None:
+    """The shipped net predicts the final margins of hands it was not trained on (fresh seeds), and
+    the same net fed the sides exchanged does not: a net that learned nothing fails."""
+    import numpy as np
+
+    from canasta.players.training import r_squared as r2
+    from canasta.players.training import self_play
+    from canasta.players.value import NetValue, swap_sides
+
+    x, _, y = self_play(60, 424242, EXPERT_STYLE)
+    net = NetValue()
+    assert r2(net.batch(x), y) > 0.25
+    assert r2(net.batch(swap_sides(x)), y) < 0.0
+    assert np.all(np.isfinite(net.batch(x)))
+
+
+def test_net_inference_matches_the_trained_torch_model(tmp_path: Path) -> None:
+    """The numpy inference reproduces the PyTorch module it was exported from."""
+    import numpy as np
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from canasta.players.training import self_play, train
+    from canasta.players.value import NetValue, swap_sides
+
+    x, _, y = self_play(12, 3, EXPERT_STYLE)
+    weights, module = train(x, y, seed=3, epochs=2, hidden=16)
+    np.savez(tmp_path / "net.npz", **weights)
+    net = NetValue(tmp_path / "net.npz")
+    rows = x[:50]
+    with torch.no_grad():
+        scaled = torch.from_numpy((rows - weights["mean"]) / weights["scale"])
+        swapped = torch.from_numpy((swap_sides(rows) - weights["mean"]) / weights["scale"])
+        expected = ((module(scaled) - module(swapped))[:, 0] / 2 * 1000.0).numpy()
+    assert np.allclose(net.batch(rows), expected, rtol=1e-9, atol=1e-6)
+    assert not np.allclose(expected, expected[0])
+
+
+def test_training_script_runs_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
+    """`python -m canasta.players.training` in miniature: data, training, the file and its record."""
+    import pytest
+
+    pytest.importorskip("torch")
+    from canasta.players.training import run
+    from canasta.players.value import NetValue
+
+    out = tmp_path / "value.npz"
+    record = run(hands=10, seed=1, out=out, fresh=5, epochs=1)
+    assert out.exists() and record["file_bytes"] == out.stat().st_size
+    assert record["positions"] > 100 and record["fresh_positions"] > 50
+    assert set(record) >= {"data_seconds", "train_seconds", "r2_fresh_net", "r2_fresh_linear_v1"}
+    game = _midgame(2, 30)
+    assert abs(NetValue(out)(game, 0) + NetValue(out)(game, 1)) < 1e-6
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    """The same seed gives the same data and the same weights; another seed other weights."""
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("torch")
+    from canasta.players.training import self_play, train
+
+    x, _, y = self_play(6, 8, EXPERT_STYLE)
+    again_x, _, again_y = self_play(6, 8, EXPERT_STYLE)
+    assert np.array_equal(x, again_x) and np.array_equal(y, again_y)
+    first, _ = train(x, y, seed=8, epochs=1, hidden=8)
+    second, _ = train(x, y, seed=8, epochs=1, hidden=8)
+    other, _ = train(x, y, seed=9, epochs=1, hidden=8)
+    assert all(np.array_equal(first[k], second[k]) for k in first)
+    assert not np.array_equal(first["w0"], other["w0"])
+
+
+def test_net_value_refuses_weights_of_other_features(tmp_path: Path) -> None:
+    import numpy as np
+    import pytest
+
+    from canasta.players.value import NetValue
+
+    np.savez(tmp_path / "old.npz", features=np.array("melded_points,opened"), mean=np.zeros(2),
+             scale=np.ones(2), depth=np.array(0))
+    with pytest.raises(ValueError, match="other features"):
+        NetValue(tmp_path / "old.npz")

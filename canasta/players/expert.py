@@ -17,9 +17,10 @@ At each decision with more than one legal action the player
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
    ended there. In 4-player Classic (``leaf="value"``, the default) a rollout stops
-   after ``horizon`` (40) actions instead and the position is scored by the linear
-   value of :mod:`canasta.players.value`, fitted to self-play hand margins: far less
-   noisy than the end of the hand, so the default there is twice the worlds (24);
+   after ``horizon`` (40) actions instead and the position is scored by a learned
+   value of :mod:`canasta.players.value` (``value``: by default ``linear-v1``, fitted to
+   self-play hand margins; ``net-v2``, a small network trained on them, is the option):
+   far less noisy than the end of the hand, so the default there is twice the worlds (24);
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
    random numbers). The base policy's own choice is kept unless the best action's
@@ -66,7 +67,7 @@ from functools import partial
 from typing import Any, cast
 
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
-from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
+from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.players import value as position_value
@@ -104,6 +105,10 @@ LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
+#: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS)
+VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
+#: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
+SAFE_DISCARDS = False
 #: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
@@ -324,6 +329,30 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
     return [t - mean for t in totals]
 
 
+def safe_discards(obs: Observation, legal: list[Action], keep: Action) -> list[Action]:
+    """``legal`` without the discards that hand the next player the pile for nothing: while the pile
+    is not frozen a rank the next player's side has melded is taken with no card from hand (Classic
+    family, set melds; ``keep``, the base policy's choice, stays). If every discard is such a rank, all stay."""
+    if obs["frozen"] or getattr(find_variant(obs["variant"]), "MELD_IDS", False):
+        return legal
+    players: int = obs["players"]
+    next_seat = (obs["seat"] + 1) % players
+    variant = find_variant(obs["variant"])(players, obs["rules"])
+    next_side = variant.side_of(next_seat)
+    if next_side == obs["side"]:
+        return legal
+    melded = {parse_rank(m["rank"]) for m in obs["melds"][next_side] if m["rank"] != "wild"}
+
+    def feeds(a: Action) -> bool:
+        c = a.cards[0]
+        return c != JOKER and not 8 <= c <= 15 and c >> 2 in melded  # no wild card or three
+
+    discards = [a for a in legal if a.kind == DISCARD]
+    if all(feeds(a) for a in discards):
+        return legal
+    return [a for a in legal if a.kind != DISCARD or a == keep or not feeds(a)]
+
+
 def _obvious(obs: Observation, choice: Action) -> bool:
     """Natural cards onto the table once the side has opened: no search (it nearly always pays)."""
     return (choice.kind in (ADD, MELD) and bool(obs["opened"][obs["side"]])
@@ -339,9 +368,15 @@ class ExpertPlayer:
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
                  margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
-                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES) -> None:
+                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
+                 value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
+                 safe: bool = SAFE_DISCARDS) -> None:
+        self.safe_discards = safe
         self.seed = seed
-        self.worlds = None if worlds is None else max(1, worlds)  # None: VALUE_WORLDS or WORLDS
+        self.worlds = None if worlds is None else max(1, worlds)  # None: value_worlds or rollout_worlds
+        self.value_worlds = max(1, value_worlds)
+        self.rollout_worlds = max(1, rollout_worlds)
+        self.leaf_value = position_value.load_value(value)
         self.max_rollouts = max(1, max_rollouts)
         self.max_rollout = max_rollout
         self.seconds = seconds
@@ -385,6 +420,8 @@ class ExpertPlayer:
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         legal = candidate_discards(obs, legal, self.discards, self.basic.style, keep=basic_choice)
+        if self.safe_discards:
+            legal = safe_discards(obs, legal, keep=basic_choice)
         if len(legal) == 1:
             return basic_choice, basic_reason
         worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(legal)))
@@ -426,11 +463,11 @@ class ExpertPlayer:
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
-        VALUE_WORLDS where rollouts end in the value (they are short) and WORLDS elsewhere."""
+        ``value_worlds`` where rollouts end in the value (they are short) and ``rollout_worlds`` elsewhere."""
         if self.worlds is not None:
             return self.worlds
         valued = self.leaf == "value" and position_value.supports_table(obs["variant"], obs["players"])
-        return VALUE_WORLDS if valued else WORLDS
+        return self.value_worlds if valued else self.rollout_worlds
 
     def _significant(self, diffs: list[float]) -> bool:
         n = len(diffs)
@@ -466,7 +503,7 @@ class ExpertPlayer:
         if valued and not g.is_over and g.hand_no == hand_no:
             # the value is the side's margin over the opponents' mean; hand_margins' is over all sides' mean
             k = g.num_sides
-            margin = position_value.value(g, side) * (k - 1) / k
+            margin = self.leaf_value(g, side) * (k - 1) / k
         else:
             margin = hand_margins(g, before)[side]
         if self.objective == "win":  # the hand won, drawn or lost, not by how much

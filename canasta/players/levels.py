@@ -10,8 +10,12 @@ hard       ExpertPlayer with a smaller budget (6 sampled deals, at most 72 rollo
            a decision)
 expert     ExpertPlayer with its default budget (at most 144 rollouts a decision:
            in 4-player Classic 24 sampled deals, rollouts of 40 actions scored by
-           the learned value; elsewhere 12 deals, rollouts of at most 200
+           the learned value ``linear-v1``; elsewhere 12 deals, rollouts of at most 200
            actions: under a second)
+expert-v1  the expert of 53fdcf2 (today the same play as ``expert``), frozen
+           with its settings spelled out: 24 / 12 sampled deals, at most
+           144 rollouts, horizon 40, the linear value ``linear-v1``, card
+           reading, its base style; the baseline the expert is measured against
 =========  ==================================================================
 """
 
@@ -21,7 +25,7 @@ import random
 
 from canasta.engine.actions import Action
 from canasta.players.base import Observation, Player
-from canasta.players.basic import BasicPlayer
+from canasta.players.basic import BasicPlayer, BasicStyle
 from canasta.players.expert import ExpertPlayer
 
 EASY_NOISE = 0.35
@@ -59,4 +63,16 @@ def expert(seed: int | str | None = 0) -> Player:
     return ExpertPlayer(seed)
 
 
-LEVELS = {"easy": easy, "medium": medium, "hard": hard, "expert": expert}
+#: the base style of the expert of 53fdcf2 (EXPERT_STYLE then), kept apart from EXPERT_STYLE
+EXPERT_V1_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
+
+
+def expert_v1(seed: int | str | None = 0) -> Player:
+    """The expert of 53fdcf2, every setting written out so later defaults do not move it
+    (its base policy is still BasicPlayer's code: a change there changes it too)."""
+    return ExpertPlayer(seed, worlds=None, max_rollouts=144, max_rollout=200, seconds=None, margin_se=1.0,
+                        style=EXPERT_V1_STYLE, discards=4, objective="margin", search="all", leaf="value",
+                        horizon=40, read_passes=True, value="linear-v1", value_worlds=24, rollout_worlds=12)
+
+
+LEVELS = {"easy": easy, "medium": medium, "hard": hard, "expert": expert, "expert-v1": expert_v1}
