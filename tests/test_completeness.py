@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from canasta.completeness import card_class, completeness_misses, fold_key, is_covered
+from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.notation import format_action, parse_action
 from tests.helpers import act, legal_texts, position
@@ -202,7 +203,7 @@ def test_checker_reports_an_injected_omission(variant: str, kind: str, monkeypat
     original = Game.legal_actions
     dropped_key = fold_key(game, dropped)
 
-    def omitting(self: Game) -> list:  # type: ignore[type-arg]
+    def omitting(self: Game) -> list[Action]:
         return [a for a in original(self) if fold_key(self, a) != dropped_key]
 
     monkeypatch.setattr(Game, "legal_actions", omitting)
