@@ -185,3 +185,16 @@ def test_mutated_positions_are_refused_or_conserve_every_card(variant: str, seed
         legal = loaded.legal_actions()
         retracts = [a for a in legal if a.kind == RETRACT]
         loaded.apply(retracts[0] if retracts and rng.random() < 0.7 else rng.choice(legal))
+
+
+@pytest.mark.parametrize(("variant", "flag", "field"), [("hand-and-foot", "in_foot", "feet"),
+                                                         ("triple-play", "in_foot", "feet"),
+                                                         ("triple-play", "in_knee", "knees")])
+def test_picked_up_pile_that_still_holds_cards_is_refused(variant: str, flag: str, field: str) -> None:
+    """Denexa: a player who has played their hand 'picks up their foot' (Triple Play: the knee first): a seat
+    marked as playing from its foot (knee) whose foot (knee) pile still holds cards is inconsistent."""
+    data = json.loads(Game(variant, 4, 2).to_json())
+    data[flag][0] = True
+    with pytest.raises(InconsistentPositionError) as info:
+        Game.from_json(json.dumps(data))
+    assert info.value.field == field
