@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, TWO, build_deck, rank_of
@@ -63,6 +64,13 @@ class Option:
 TEXT_NAMES = re.compile(r"\b(Bicycle|Denexa|Encyclopedia|Fragment|Terms)\b")
 
 
+@lru_cache(maxsize=4096)
+def _names_a_text(message: str) -> bool:
+    """Whether a refusal's message already names a text (cached: the completeness soak meets the same
+    messages hundreds of thousands of times)."""
+    return TEXT_NAMES.search(message) is not None
+
+
 class Variant:
     """Base of all variants. Subclasses override class attributes and hooks."""
 
@@ -90,7 +98,7 @@ class Variant:
         """``message`` with this variant's text for ``rule`` appended, unless it already names a text (or the
         rule is procedural: no source)."""
         source = self.RULE_SOURCES.get(rule)
-        if source is None or TEXT_NAMES.search(message):
+        if source is None or _names_a_text(message):
             return message
         return f"{message} ({source})"
 
