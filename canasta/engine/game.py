@@ -1836,11 +1836,7 @@ class Game(IdMeldRules, FootRules):
             if not all(isinstance(c, int) and (8 <= c < 60 or c == JOKER) for c in self.pile_aside):
                 raise bad("pile_aside", "not a list of card codes")
         if self._feet:
-            for seat in range(self.num_players):
-                if self.in_foot[seat] and self.feet[seat]:
-                    raise bad("feet", f"seat {seat} plays from its foot, yet its foot pile still holds cards")
-                if self.variant.knee_size and self.in_knee[seat] and self.knees[seat]:
-                    raise bad("knees", f"seat {seat} has picked up its knee, yet its knee pile still holds cards")
+            self._ft_validate_loaded()
         snap = self.take_snapshot
         if snap is None:
             if self.took_pile and self.pile_aside is not None:
