@@ -200,3 +200,45 @@ def test_picked_up_pile_that_still_holds_cards_is_refused(variant: str, flag: st
     with pytest.raises(InconsistentPositionError) as info:
         Game.from_json(json.dumps(data))
     assert info.value.field == field
+
+
+def _position_with(variant: str, wanted: Any, seed: int = 4, max_steps: int = 4000) -> Game:
+    rng = random.Random(seed)
+    game = Game(variant, _players(variant), seed)
+    for _ in range(max_steps):
+        if game.is_over:
+            game = Game(variant, _players(variant), rng.randrange(100_000))
+        if wanted(game):
+            return game
+        legal = game.legal_actions()
+        building = [a for a in legal if a.kind in ("take", "meld", "add")]
+        game.apply(rng.choice(building if building and rng.random() < 0.9 else legal))
+    raise AssertionError(f"{variant}: no such position reached")
+
+
+def test_wild_card_in_an_escalera_is_refused() -> None:
+    """Denexa 'Samba': 'Wild cards can only be used in sets; they are prohibited in escaleras.' A saved
+    escalera holding a 2 (the pack still whole: the 2 comes from the stock) is refused, naming the melds (found
+    by the property above: it loaded, and its listed additions were refused by check())."""
+    game = _position_with("samba", lambda g: any(m.kind == "run" for side in g.melds for m in side.values()))
+    data = json.loads(game.to_json())
+    run = next(m for side in data["melds"] for m in side if m[1] == "run")
+    wild = next(c for c in data["stock"] if 8 <= c <= 11)
+    data["stock"].remove(wild)
+    run[2].append(wild)
+    with pytest.raises(InconsistentPositionError) as info:
+        Game.from_json(json.dumps(data))
+    assert info.value.field == "melds"
+
+
+def test_set_meld_with_a_card_of_another_rank_is_refused() -> None:
+    """Bicycle 'Melds': a meld is 'three or more cards of the same rank'."""
+    game = _position_with("classic", lambda g: any(g.melds[s] for s in range(2)))
+    data = json.loads(game.to_json())
+    rank, cards = next(m for side in data["melds"] for m in side)
+    other = next(c for c in data["stock"] if c >> 2 not in (rank, 2, 3) and c < 60)
+    data["stock"].remove(other)
+    cards.append(other)
+    with pytest.raises(InconsistentPositionError) as info:
+        Game.from_json(json.dumps(data))
+    assert info.value.field == "melds"

@@ -1837,6 +1837,7 @@ class Game(IdMeldRules, FootRules):
                 raise bad("pile_aside", "not a list of card codes")
         if self._feet:
             self._ft_validate_loaded()
+        self._validate_loaded_melds()
         snap = self.take_snapshot
         if snap is None:
             # without a snapshot a retract takes back only the melds (no pile is restored): no card is created or
@@ -1862,6 +1863,27 @@ class Game(IdMeldRules, FootRules):
         if snap["top"] not in created:
             raise bad("take_snapshot", f"the top card taken ({format_card(snap['top'])}) is in no meld made this "
                                        "turn: a retract would take it from the hand")
+
+    def _validate_loaded_melds(self) -> None:
+        """Every meld on the table is one the rules can build (the check the soak makes of final tables): a set
+        meld of the rank it is filed under (``variant.meld_problem``), a meld-id meld of the kind its cards
+        arrange into (``variant.arrange_meld``). Moves and checks assume it: a loaded run with a wild card where
+        the variant allows none would list additions that ``check()`` refuses."""
+        v: Any = self.variant
+        for side, melds in enumerate(self.melds):
+            for key, meld_ in melds.items():
+                meld: Any = meld_  # a Meld, or an IdMeld (with its kind) in the meld-id variants
+                if self._ids:
+                    got = v.arrange_meld(list(meld.cards))
+                    problem = got if isinstance(got, str) else (
+                        None if got[0] == meld.kind else f"its cards make a {got[0]}, not a {meld.kind}")
+                else:
+                    natural_ranks = {c >> 2 for c in meld.cards if not (c == JOKER or 8 <= c <= 11)}
+                    problem = (f"it is filed under rank {key}" if natural_ranks and natural_ranks != {key}
+                               else v.meld_problem(list(meld.cards)))
+                if problem:
+                    raise InconsistentPositionError("melds", f"side {side}, meld {key} "
+                                                             f"({' '.join(format_card(c) for c in meld.cards)}): {problem}")
 
     def to_json(self) -> str:
         import json
