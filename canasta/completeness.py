@@ -103,33 +103,44 @@ def fold_key(game: Game, action: Action) -> tuple[str, int, tuple[int, ...]]:
     return action.kind, action.target, tuple(sorted(card_class(game, c) for c in action.cards))
 
 
-def _held_by_class(game: Game, seat: int) -> list[tuple[int, list[int]]]:
-    """Per card class ``seat`` holds: the codes held (with repeats, lowest first)."""
+FoldKey = tuple[str, int, tuple[int, ...]]
+
+
+def class_table(game: Game) -> list[int]:
+    """:func:`card_class` of every card code, computed once a position (it depends only on the variant)."""
+    return [card_class(game, code) for code in range(NUM_CODES)]
+
+
+def _held_by_class(game: Game, seat: int, classes: list[int]) -> list[tuple[int, list[int]]]:
+    """Per card class ``seat`` holds, in increasing class order: the codes held (with repeats, lowest first)."""
     hand = game.hands[seat]
     by_class: dict[int, list[int]] = {}
     for c in range(NUM_CODES):
         if hand[c]:
-            by_class.setdefault(card_class(game, c), []).extend([c] * hand[c])
-    return list(by_class.items())
+            by_class.setdefault(classes[c], []).extend([c] * hand[c])
+    return sorted(by_class.items())
 
 
-def _sub_multisets(held: list[tuple[int, list[int]]], largest: int) -> Iterator[tuple[int, ...]]:
-    """One realisation (lowest codes) of every non-empty multiset of card classes of at most
-    ``largest`` cards drawn from ``held``."""
-    def grow(start: int, chosen: list[int]) -> Iterator[tuple[int, ...]]:
+def _sub_multisets(held: list[tuple[int, list[int]]], largest: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(sorted card classes, one realisation with the lowest codes) of every non-empty multiset of card
+    classes of at most ``largest`` cards drawn from ``held`` (sorted by class, so the classes come sorted:
+    the fold key is known without sorting again)."""
+    def grow(start: int, chosen: list[int], chosen_classes: list[int]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
         if chosen:
-            yield tuple(chosen)
+            yield tuple(chosen_classes), tuple(chosen)
         if len(chosen) == largest:
             return
         for i in range(start, len(held)):
-            codes = held[i][1]
+            cls, codes = held[i]
             used = 0
             for k in range(min(len(codes), largest - len(chosen))):
                 chosen.append(codes[k])
+                chosen_classes.append(cls)
                 used += 1
-                yield from grow(i + 1, chosen)
+                yield from grow(i + 1, chosen, chosen_classes)
             del chosen[len(chosen) - used:]
-    yield from grow(0, [])
+            del chosen_classes[len(chosen_classes) - used:]
+    yield from grow(0, [], [])
 
 
 def _meld_targets(game: Game, side: int) -> list[int]:
@@ -139,41 +150,51 @@ def _meld_targets(game: Game, side: int) -> list[int]:
     return list(game.melds[side])
 
 
-def candidate_actions(game: Game) -> Iterator[Action]:
-    """A superset of the actions that can be legal now (built without the generators)."""
+def keyed_candidates(game: Game, classes: list[int] | None = None) -> Iterator[tuple[FoldKey, Action]]:
+    """A superset of the actions that can be legal now (built without the generators), each with its
+    :func:`fold_key` (computed while building: the candidates are built per card class, not per card)."""
     if game.phase == P_OVER:
         return
+    if classes is None:
+        classes = class_table(game)
     seat = game.actor
-    held = _held_by_class(game, seat)
-    codes = [cards[0] for _, cards in held]
+    held = _held_by_class(game, seat, classes)
+    singles = [(cls, cards[0]) for cls, cards in held]
     for kind in (DRAW, ASK, YES, NO, RETRACT, END):
-        yield Action(kind)
+        yield (kind, 0, ()), Action(kind)
     for pile in (1, 2):
-        yield Action(KEEP, (), pile)
+        yield (KEEP, pile, ()), Action(KEEP, (), pile)
     for number in range(1, len(SPECIAL_HANDS) + 1):
-        yield Action(SPECIAL, (), number)
+        yield (SPECIAL, number, ()), Action(SPECIAL, (), number)
     side = game._sides[game.turn]
     targets = _meld_targets(game, side)
     # takes: the whole pile, with one card, with any pair, and (meld ids) the top card onto a meld
-    yield Action(TAKE)
-    for c in codes:
-        yield Action(TAKE, (c,))
-    for cards in _sub_multisets(held, 2):
+    yield (TAKE, 0, ()), Action(TAKE)
+    for cls, c in singles:
+        yield (TAKE, 0, (cls,)), Action(TAKE, (c,))
+    for pair_classes, cards in _sub_multisets(held, 2):
         if len(cards) == 2:
-            yield Action(TAKE, cards)
+            yield (TAKE, 0, pair_classes), Action(TAKE, cards)
     if game._ids:
         for t in targets:
-            yield Action(TAKE, (), t)
+            yield (TAKE, t, ()), Action(TAKE, (), t)
         for a, b in ((a, b) for a in game.melds[side] for b in game.melds[side] if a != b):
-            yield Action(MERGE, (), merge_target(a, b))
-    for c in codes:
-        yield Action(DISCARD, (c,))
+            target = merge_target(a, b)
+            yield (MERGE, target, ()), Action(MERGE, (), target)
+    for cls, c in singles:
+        yield (DISCARD, 0, (cls,)), Action(DISCARD, (c,))
     hand_size = game.hand_sizes[seat]
-    for cards in _sub_multisets(held, MAX_MELD_CARDS):
-        yield Action(MELD, cards)
+    for meld_classes, cards in _sub_multisets(held, MAX_MELD_CARDS):
+        yield (MELD, 0, meld_classes), Action(MELD, cards)
         if len(cards) == 1 or hand_size <= MAX_HAND_FOR_MULTI_ADD:
             for t in targets:
-                yield Action(ADD, cards, t)
+                yield (ADD, t, meld_classes), Action(ADD, cards, t)
+
+
+def candidate_actions(game: Game) -> Iterator[Action]:
+    """A superset of the actions that can be legal now (built without the generators)."""
+    for _, action in keyed_candidates(game):
+        yield action
 
 
 def _accepted(game: Game, action: Action) -> bool:
@@ -270,17 +291,15 @@ def completeness_misses(game: Game) -> tuple[int, list[Action]]:
     about. The count is of the candidates passed to ``check()``.
     """
     listed = game.legal_actions()
+    classes = class_table(game)
     listed_keys = {fold_key(game, a) for a in listed}
-    seen: set[tuple[str, int, tuple[int, ...]]] = set()
+    seen: set[FoldKey] = set()
     checked = 0
     misses: list[Action] = []
-    for action in candidate_actions(game):
-        key = fold_key(game, action)
-        if key in seen:
-            continue  # one realisation per fold key: the others have the same effect
+    for key, action in keyed_candidates(game, classes):
+        if key in seen or key in listed_keys:
+            continue  # one realisation per fold key (the others have the same effect), and listed ones are covered
         seen.add(key)
-        if key in listed_keys:
-            continue
         checked += 1
         if _accepted(game, action) and not is_covered(game, action, listed):
             misses.append(action)

@@ -42,3 +42,12 @@ class ScoreInputError(CanastaError, ValueError):
 
 class SchemaError(CanastaError, ValueError):
     """A saved position that cannot be loaded."""
+
+
+class InconsistentPositionError(SchemaError):
+    """A saved position whose fields contradict each other (cards that a retract would create or lose, a phase
+    the current player's state does not allow). ``field`` names the field found inconsistent."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field

@@ -428,6 +428,7 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
     endings: dict[str, int] = {}  # rescored hands by how they ended
     game_seed = seed
     start = time.perf_counter()
+    cpu_start = time.process_time()
     stopped_early = False
     while stats["hands"] < hands:
         if failure_count >= max_failures:
@@ -457,12 +458,49 @@ def run_soak(*, variant: str = "classic", players: int = 4, hands: int = 1000, s
         "hand_action_bound": hand_action_bound(first),
         **stats,
         "seconds": round(time.perf_counter() - start, 2),
+        "cpu_seconds": round(time.process_time() - cpu_start, 2),
         "action_kinds": dict(sorted(kinds.items())),
         "hand_endings": dict(sorted(endings.items())),
         "failure_count": failure_count,
         "stopped_early": stopped_early,
         "failures": failures,
     }
+
+
+def run_complete_rounds(out_path: str, *, variants: list[str], hands: int = 2000, round_seconds: float = 20.0,
+                        stop_after_seconds: float = 3600.0, first_seed: int = 100_000) -> None:
+    """The completeness soak of many variants on one core, fairly: rounds in which every variant that has not
+    yet played ``hands`` hands gets chunks of hands worth about ``round_seconds`` of CPU; each chunk's result
+    (``run_soak(..., complete=True)``, failures included) is appended to ``out_path`` as a JSON line as soon
+    as it finishes, so that a run stopped at any time keeps its figures. Chunk ``k`` of a variant starts at
+    seed ``first_seed + 1000 * k`` (its games take the seeds after it). Stops after ``stop_after_seconds``."""
+    import json
+
+    from canasta.variants import VARIANTS
+
+    done = {v: 0 for v in variants}
+    chunks = {v: 0 for v in variants}
+    per_hand = {v: 1.0 for v in variants}  # CPU seconds a hand, re-estimated after every chunk
+    start = time.perf_counter()
+    while any(done[v] < hands for v in variants):
+        for variant in variants:
+            spent = 0.0
+            while done[variant] < hands and spent < round_seconds:
+                if time.perf_counter() - start > stop_after_seconds:
+                    return
+                count = max(1, min(hands - done[variant], round((round_seconds - spent) / per_hand[variant])))
+                players = 4 if 4 in VARIANTS[variant].player_counts else 2
+                result = run_soak(variant=variant, players=players, hands=count,
+                                  seed=first_seed + 1000 * chunks[variant], complete=True)
+                chunks[variant] += 1
+                done[variant] += result["hands"]
+                spent += result["cpu_seconds"]
+                per_hand[variant] = max(0.01, result["cpu_seconds"] / max(1, result["hands"]))
+                with open(out_path, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({key: result[key] for key in (
+                        "variant", "players", "seeds", "hands", "games", "actions", "positions_checked",
+                        "candidates_checked", "misses", "failure_count", "seconds", "cpu_seconds")}
+                        | {"failures": result["failures"][:3]}) + "\n")
 
 
 def soak_position(*, variant: str = "classic", players: int = 4, seed: int, index: int,

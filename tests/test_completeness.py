@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from canasta.completeness import card_class, completeness_misses, fold_key, is_covered
+from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.notation import format_action, parse_action
 from tests.helpers import act, legal_texts, position
@@ -169,3 +170,44 @@ def test_american_initial_mixed_meld_of_two_naturals_and_two_wild_cards_listed()
     for move in ("meld 8h 8d JK JK", "meld 8h 8d JK 2d", "meld 8h 8d 2d 2c"):
         _assert_listed(game, move)
     assert completeness_misses(game)[1] == []
+
+
+#: One variant of each rules family: Classic's turn with set melds (canasta.engine.game), its feet and knees
+#: (canasta.engine.feet), Modern American's set rules (canasta.engine.setrules), the meld-id rules on Classic's
+#: turn (Samba, canasta.engine.idturn) and Burraco's (canasta.engine.idmelds); Mille has special cards.
+_FAMILIES = ("classic", "mille", "american", "hand-and-foot", "samba", "burraco")
+
+
+@pytest.mark.parametrize("variant", _FAMILIES)
+@pytest.mark.parametrize("kind", ["meld", "discard", "add"])
+def test_checker_reports_an_injected_omission(variant: str, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The faster candidate generation proves nothing if it stops seeing omissions: with ``legal_actions()``
+    made to drop one listed action of a kind (a meld start, a discard, an addition), the checker must report
+    exactly that omission at the position where it was dropped."""
+    players = 2 if variant == "mille" else 4
+    game = Game(variant, players, 5)
+    rng = __import__("random").Random(5)
+    dropped = None
+    for _ in range(3000):
+        if game.is_over:
+            game = Game(variant, players, rng.randrange(10_000))
+        legal = game.legal_actions()
+        kinds = [a for a in legal if a.kind == kind and (kind != "meld" or len(a.cards) == 3)]
+        if kinds:
+            dropped = rng.choice(kinds)
+            break
+        building = [a for a in legal if a.kind in ("meld", "add", "take")]
+        game.apply(rng.choice(building if building and rng.random() < 0.8 else legal))
+    assert dropped is not None, f"no position with a listed {kind} reached"
+    assert completeness_misses(game)[1] == []  # complete before the omission is injected
+    original = Game.legal_actions
+    dropped_key = fold_key(game, dropped)
+
+    def omitting(self: Game) -> list[Action]:
+        return [a for a in original(self) if fold_key(self, a) != dropped_key]
+
+    monkeypatch.setattr(Game, "legal_actions", omitting)
+    checked, misses = completeness_misses(game)
+    assert checked > 0
+    assert dropped_key in {fold_key(game, a) for a in misses}, (
+        f"{variant}: dropped {format_action(dropped)}, checker reported {[format_action(a) for a in misses]}")

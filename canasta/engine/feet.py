@@ -34,7 +34,7 @@ from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
-from canasta.errors import IllegalActionError
+from canasta.errors import IllegalActionError, InconsistentPositionError
 
 _TWO_CODES = (8, 9, 10, 11)
 WILD_RANK = 1
@@ -697,6 +697,16 @@ class FootRules:
             d["passing"] = [[list(p) for p in ps] for ps in self.passing]
             d["kept"] = list(self.kept)
             d["foot_shown"] = list(self.foot_shown)
+
+    def _ft_validate_loaded(self) -> None:
+        """A seat playing from its foot (knee) has picked that pile up: it holds no card."""
+        for seat in range(self.num_players):
+            if self.in_foot[seat] and self.feet[seat]:
+                raise InconsistentPositionError("feet", f"seat {seat} plays from its foot, yet its foot pile still "
+                                                        "holds cards")
+            if self.variant.knee_size and self.in_knee[seat] and self.knees[seat]:
+                raise InconsistentPositionError("knees", f"seat {seat} has picked up its knee, yet its knee pile "
+                                                         "still holds cards")
 
     def _ft_from_dict(self, d: dict[str, Any]) -> None:
         self.feet = [[int(c) for c in f] for f in d["feet"]]

@@ -50,7 +50,7 @@ from canasta.engine.actions import (
 from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.engine.idturn import RETRACTED_THIS_TURN
-from canasta.errors import IllegalActionError, OptionError, SchemaError
+from canasta.errors import IllegalActionError, InconsistentPositionError, OptionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -1823,6 +1823,75 @@ class Game(IdMeldRules, FootRules):
                 raise SchemaError(f"saved position holds {total} cards; {self.variant_name} uses {expected}")
             odd = next(c for c in range(NUM_CODES) if have[c] != want[c])
             raise SchemaError(f"saved position holds {have[odd]} x {format_card(odd)}; the pack has {want[odd]}")
+        self._validate_turn_state()
+
+    def _validate_turn_state(self) -> None:
+        """The fields of the turn in progress agree with each other and with the piles: what a ``retract`` puts
+        back (the pile as it was before the take, from ``take_snapshot``) is exactly what is set aside now, so a
+        retract after loading neither creates nor loses a card (issue 17)."""
+        def bad(field: str, message: str) -> InconsistentPositionError:
+            return InconsistentPositionError(field, message)
+
+        if self.phase == P_DRAW and (self.drawn or self.took_pile or self.pile_aside is not None or self.turn_created):
+            raise bad("phase", "a player still to draw has drawn, taken the pile or melded this turn")
+        if self.phase == P_PLAY and not self.drawn:
+            raise bad("phase", "a player in the play phase has not drawn")
+        if self.took_pile and not self.drawn:
+            raise bad("took_pile", "the pile was taken but the player has not drawn")
+        if self.pile_aside is not None:
+            if not self.took_pile:
+                raise bad("pile_aside", "cards are set aside from a pile take, but the pile was not taken")
+            if not all(isinstance(c, int) and (8 <= c < 60 or c == JOKER) for c in self.pile_aside):
+                raise bad("pile_aside", "not a list of card codes")
+        if self._feet:
+            self._ft_validate_loaded()
+        self._validate_loaded_melds()
+        snap = self.take_snapshot
+        if snap is None:
+            # without a snapshot a retract takes back only the melds (no pile is restored): no card is created or
+            # lost, and sampled worlds (canasta.players.expert) leave the snapshot out
+            return
+        if not isinstance(snap, dict) or not {"cards", "top", "frozen", "pile", "red_threes"} <= set(snap):
+            raise bad("take_snapshot", "needs cards, top, frozen, pile and red_threes")
+        codes = [snap["top"], *snap["cards"], *snap["pile"]]
+        if not all(isinstance(c, int) and (8 <= c < 60 or c == JOKER) for c in codes):
+            raise bad("take_snapshot", "names something that is not a card code")
+        if not self.took_pile or self.pile_aside is None:
+            return  # a retract no longer restores the pile: the snapshot is not used
+        if list(snap["pile"]) != [*self.pile, *self.pile_aside]:
+            raise bad("take_snapshot", f"the pile before the take ({len(snap['pile'])} cards under the top card) is "
+                                       f"not the pile left ({len(self.pile)}) with the cards set aside "
+                                       f"({len(self.pile_aside)}): a retract would create or lose cards")
+        side = self._sides[self.turn]
+        if not isinstance(snap["red_threes"], int) or not 0 <= snap["red_threes"] <= len(self.red_threes[side]):
+            raise bad("take_snapshot", "counts more laid-out red threes than the side has")
+        created = [c for key in self.turn_created for c in (self.melds[side][key].cards if key in self.melds[side] else ())]
+        if self._feet:
+            created += [c for _, cards in self.books[side] for c in cards]
+        if snap["top"] not in created:
+            raise bad("take_snapshot", f"the top card taken ({format_card(snap['top'])}) is in no meld made this "
+                                       "turn: a retract would take it from the hand")
+
+    def _validate_loaded_melds(self) -> None:
+        """Every meld on the table is one the rules can build (the check the soak makes of final tables): a set
+        meld of the rank it is filed under (``variant.meld_problem``), a meld-id meld of the kind its cards
+        arrange into (``variant.arrange_meld``). Moves and checks assume it: a loaded run with a wild card where
+        the variant allows none would list additions that ``check()`` refuses."""
+        v: Any = self.variant
+        for side, melds in enumerate(self.melds):
+            for key, meld_ in melds.items():
+                meld: Any = meld_  # a Meld, or an IdMeld (with its kind) in the meld-id variants
+                if self._ids:
+                    got = v.arrange_meld(list(meld.cards))
+                    problem = got if isinstance(got, str) else (
+                        None if got[0] == meld.kind else f"its cards make a {got[0]}, not a {meld.kind}")
+                else:
+                    natural_ranks = {c >> 2 for c in meld.cards if not (c == JOKER or 8 <= c <= 11)}
+                    problem = (f"it is filed under rank {key}" if natural_ranks and natural_ranks != {key}
+                               else v.meld_problem(list(meld.cards)))
+                if problem:
+                    raise InconsistentPositionError("melds", f"side {side}, meld {key} "
+                                                             f"({' '.join(format_card(c) for c in meld.cards)}): {problem}")
 
     def to_json(self) -> str:
         import json

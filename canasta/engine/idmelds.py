@@ -305,9 +305,9 @@ class IdMeldRules(ClassicIdTurn):
                 return
             if kind == TAKE:
                 if action.cards:
-                    raise IllegalActionError(
+                    raise IllegalActionError("take-whole-pile", self.variant.cite(
                         "take-whole-pile", "you take the entire pile and name no cards: 'there is no requirement "
-                        "that you have to be able to immediately use the top card'")
+                        "that you have to be able to immediately use the top card'"))
                 if not self.pile:
                     raise IllegalActionError("pile-empty", "the discard pile is empty")
                 return

@@ -409,9 +409,9 @@ class ClassicIdTurn:
                 if self.stock:
                     raise IllegalActionError("end-timing", "the hand can only be ended this way when the stock is used up")
                 if self._ct_takes():
-                    raise IllegalActionError(
+                    raise IllegalActionError("forced-take", self.variant.cite(
                         "forced-take", "the stock is used up and you can take the discard pile: 'play continues "
-                        "with players taking the discard pile ... until a player ... is unable to take'")
+                        "with players taking the discard pile ... until a player ... is unable to take'"))
                 return
             raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
         if kind in (MELD, ADD):
@@ -432,7 +432,8 @@ class ClassicIdTurn:
             if not self.no_discard:
                 raise IllegalActionError("end-timing", "end your turn with a discard")
             if not self._ct_pending_met(self._sides[self.turn]):
-                raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
+                raise IllegalActionError("minimum-count", self.variant.cite(
+                    "minimum-count", "your initial meld is below the minimum: meld more or retract"))
             return
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
@@ -441,7 +442,7 @@ class ClassicIdTurn:
     # shared with the meld-id rules of canasta.engine.idmelds (a subclass)
     def _fail_id(self, raise_error: bool, rule: str, message: str) -> bool:
         if raise_error:
-            raise IllegalActionError(rule, message)
+            raise IllegalActionError(rule, self.variant.cite(rule, message))
         return False
 
     def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:

@@ -20,6 +20,7 @@ The functions take the game as their first argument; the variant supplies the da
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from canasta.cards import JOKER, format_card, format_rank
@@ -63,6 +64,17 @@ def _fail(raise_error: bool, rule: str, message: str) -> bool:
     if raise_error:
         raise IllegalActionError(rule, message)
     return False
+
+
+def _citing(g: Game) -> Callable[[bool, str, str], bool]:
+    """:func:`_fail` whose refusals name the variant's text for their rule (``Variant.cite``)."""
+    v = g.variant
+
+    def fail(raise_error: bool, rule: str, message: str) -> bool:
+        if raise_error:
+            raise IllegalActionError(rule, v.cite(rule, message))
+        return False
+    return fail
 
 
 def dead_ranks(g: Game) -> list[int]:
@@ -210,7 +222,7 @@ def check_take(g: Game, action: Action, raise_error: bool) -> bool:
     v = _v(g)
     seat = g.turn
     side = g._sides[seat]
-    f = _fail
+    f = _citing(g)
     if g.pile_barred:
         return f(raise_error, "pile-barred", "you took back a pile take this turn: draw from the stock")
     if not g.pile:
@@ -300,7 +312,7 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
     v = _v(g)
     seat = g.turn
     side = g._sides[seat]
-    f = _fail
+    f = _citing(g)
     cards = action.cards
     if g.phase != "play":
         return f(raise_error, "draw-first", "draw first")
@@ -727,7 +739,7 @@ def three_layout_actions(g: Game) -> list[Action]:
 def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
     seat = g.turn
     side = g._sides[seat]
-    f = _fail
+    f = _citing(g)
     if len(action.cards) != 1:
         return f(raise_error, "discard-one", "discard exactly one card")
     c = action.cards[0]
@@ -883,11 +895,11 @@ def is_three_layout(action: Action) -> bool:
 def check_three_layout(g: Game, action: Action, raise_error: bool) -> bool:
     seat = g.turn
     if g.phase not in ("draw", "play"):
-        return _fail(raise_error, "three-timing", "lay out a kept three during your own turn")
+        return _citing(g)(raise_error, "three-timing", "lay out a kept three during your own turn")
     if not g.hands[seat][action.cards[0]]:
         return _fail(raise_error, "not-in-hand", "you do not hold that three")
     if not g.stock:
-        return _fail(raise_error, "stock-empty", "laying out a three needs a replacement card from the stock, which is "
+        return _citing(g)(raise_error, "stock-empty", "laying out a three needs a replacement card from the stock, which is "
                      "used up")
     return True
 

@@ -125,6 +125,34 @@ class American(Classic):
     )
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     options: ClassVar[dict[str, Option]] = AMERICAN_OPTIONS
+    #: The text each refusal cites (Variant.RULE_SOURCES): the Terms page's Modern American sections.
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "meld-rank": "Terms 'Melds': 'A meld of 4s, 5s, 6s, 8s, 9s, 10s, jacks, queens or kings consists of at least "
+                     "three and not more than of seven cards of the appropriate rank'",
+        "meld-size": "Terms 'Melds': 'consists of at least three and not more than of seven cards'",
+        "meld-naturals": "Terms 'Melds': 'provided the meld contains at least two natural cards'",
+        "take": "Terms 'The Play in American Canasta': 'You can only take the discard pile if you have a pair of "
+                "natural cards in your hand which are of the same rank as the top card of the discard pile'",
+        "take-rank": "Terms 'The Play in American Canasta': 'a pair of natural cards in your hand which are of the "
+                     "same rank as the top card'",
+        "pile-frozen": "Terms 'The Play in American Canasta': 'You can only take the discard pile if you have a "
+                       "pair of natural cards'",
+        "pile-blocked": "Terms 'The Play in American Canasta': 'You can only take the discard pile if you have a "
+                        "pair of natural cards in your hand which are of the same rank as the top card'",
+        "duplicate-meld": "Terms 'Melds': 'One team is not allowed to have more than one meld of the same rank'",
+        "wild-meld": "Terms 'Melds': 'Melds consisting entirely of wild cards are also allowed'",
+        "wild-meld-open": "Terms 'Melds': 'If your team starts a meld of wild cards, you cannot add any wild cards "
+                          "to any of your other melds until your wild card canasta is complete'",
+        "wild-limit": "Terms 'Melds': 'Wild cards can be used as substitutes for one or two of the cards'",
+        "minimum-count": "Terms 'The Initial Meld in American Canasta'",
+        "no-discard-left": "Terms 'The Play in American Canasta': 'Each turn must be ended by discarding one card'",
+        "cannot-go-out": "Terms 'American Canasta: End of the Play'",
+        "must-go-out": "Terms 'American Canasta: End of the Play': 'If you ask, and partner says yes, you must go "
+                       "out'",
+        "three-discard": "Terms 'The Play in American Canasta': 'Threes can never be discarded'",
+        "discard-restricted": "Terms 'The Play in American Canasta': 'There are certain restrictions on discards'",
+        "forced-take": "Terms 'American Canasta: End of the Play'",
+    }
     fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
 
     #: the engine's American mechanisms (canasta.engine.setrules)

@@ -7,7 +7,9 @@ and chosen options; the engine reads its plain attributes on the hot path.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, TWO, build_deck, rank_of
@@ -57,6 +59,18 @@ class Option:
         return value
 
 
+#: The names the texts of shared/rules are cited by (Bicycle's Classic, the Fragment, the Terms page with
+#: Modern American, the Encyclopedia, Denexa's pages).
+TEXT_NAMES = re.compile(r"\b(Bicycle|Denexa|Encyclopedia|Fragment|Terms)\b")
+
+
+@lru_cache(maxsize=4096)
+def _names_a_text(message: str) -> bool:
+    """Whether a refusal's message already names a text (cached: the completeness soak meets the same
+    messages hundreds of thousands of times)."""
+    return TEXT_NAMES.search(message) is not None
+
+
 class Variant:
     """Base of all variants. Subclasses override class attributes and hooks."""
 
@@ -71,6 +85,22 @@ class Variant:
     #: Hands in a game, where a game is a number of hands rather than a target score (Hand and Foot);
     #: on the base class because the soak, the scorekeeper and the engine read it for every variant.
     hands_per_game: int | None = None
+    #: The text a refusal cites, by the refusal's rule (``IllegalActionError.rule``): each variant cites its own
+    #: texts of shared/rules (a test checks every refusal met in a soak of each variant). Procedural refusals
+    #: ("draw first", "you do not hold those cards") have none.
+    RULE_SOURCES: ClassVar[dict[str, str]] = {}
+
+    def rule_source(self, rule: str) -> str:
+        """The text (and section or sentence) a refusal under ``rule`` cites in this variant."""
+        return self.RULE_SOURCES[rule]
+
+    def cite(self, rule: str, message: str) -> str:
+        """``message`` with this variant's text for ``rule`` appended, unless it already names a text (or the
+        rule is procedural: no source)."""
+        source = self.RULE_SOURCES.get(rule)
+        if source is None or _names_a_text(message):
+            return message
+        return f"{message} ({source})"
 
     def __init__(self, num_players: int, rules: dict[str, Any] | None = None) -> None:
         if num_players not in self.player_counts:

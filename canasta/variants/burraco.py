@@ -56,6 +56,19 @@ class Burraco(Variant):
     )
     player_counts: ClassVar[tuple[int, ...]] = (2, 4)
     options: ClassVar[dict[str, Option]] = BURRACO_OPTIONS
+    #: The text each refusal cites (Variant.RULE_SOURCES): Denexa's 'Burraco' page, by section.
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "take-whole-pile": "Denexa 'Burraco', 'Game play': 'when you draw from the discard, you take the entire "
+                           "pile'",
+        "one-card-pile": "Denexa 'Burraco', 'Game play'",
+        "meld-invalid": "Denexa 'Burraco', 'Melding': 'the set, which is three or more cards of the same rank ... "
+                        "the run or sequence, which is three or more consecutive cards of the same suit'",
+        "duplicate-set": "Denexa 'Burraco', 'Melding': 'Each partnership can only have one set for each rank'",
+        "wild-limit": "Denexa 'Burraco', 'Wild cards': 'Each meld can only contain one wild card'",
+        "close-with-discard": "Denexa 'Burraco', 'Ending the hand'",
+        "cannot-close": "Denexa 'Burraco', 'Ending the hand'",
+        "add-one-card": "Denexa 'Burraco', 'Melding'",
+    }
 
     # -- engine mechanisms switched on ------------------------------------------
     MELD_IDS: ClassVar[bool] = True

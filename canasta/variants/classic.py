@@ -151,8 +151,7 @@ class Classic(Variant):
     NO_WILD_RANKS: ClassVar[tuple[int, ...]] = ()
     #: A covered upcard is buried in the middle of the stock (Triple Play), not at the bottom (Hand and Foot).
     UPCARD_BURIED_MIDDLE: ClassVar[bool] = False
-    #: The text a refusal of the engine's shared rules cites, by the refusal's rule: each variant cites its own
-    #: texts (a test checks every refusal in a soak of each variant).
+    #: The text a refusal of the engine's shared rules cites (Variant.RULE_SOURCES).
     RULE_SOURCES: ClassVar[dict[str, str]] = {
         "meld-rank": "Bicycle 'Melds'",
         "meld-size": "Bicycle 'Melds'",
@@ -235,10 +234,6 @@ class Classic(Variant):
         if self.wilds_not_more_than_naturals:
             cap = min(cap, naturals)
         return max(0, cap - wilds)
-
-    def rule_source(self, rule: str) -> str:
-        """The text (and section or sentence) a refusal under ``rule`` cites in this variant."""
-        return self.RULE_SOURCES[rule]
 
     def red_three_meld_text(self) -> str:
         """Why red threes cannot be melded, in this variant's words."""

@@ -113,6 +113,8 @@ class Mille(Classic):
                 "they may immediately meld the upcard along with these cards, then take the entire discard pile'",
         "wild-meld": "Denexa 'Mille': 'Three or more 2s can also be laid down as a meld of 2s'",
         "wild-limit": "Denexa 'Mille'",
+        # a minimum exists only by a table rule: Denexa sets none
+        "minimum-count": "a table rule; Denexa 'Mille' sets no initial meld minimum",
     }
     FROZEN_PILE_TEXT: ClassVar[str | None] = (
         "(Denexa 'Mille': 'A 2 cannot be used to take the discard pile; this can only be done with two or more "

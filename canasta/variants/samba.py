@@ -50,6 +50,31 @@ class Samba(Variant):
     )
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     options: ClassVar[dict[str, Option]] = SAMBA_OPTIONS
+    #: The text each refusal cites (Variant.RULE_SOURCES): Denexa's 'Samba' page, by section.
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        "pile-blocked": "Denexa 'Samba', 'Freezing the discard pile'; black 3s: 'Card ranks and scoring'",
+        "pile-frozen": "Denexa 'Samba', 'Freezing the discard pile'",
+        "take-naturals": "Denexa 'Samba', 'Play of the hand'",
+        "take-cards": "Denexa 'Samba', 'Play of the hand': 'the top card of the discard pile can, by itself, be "
+                      "legally added to a meld ... or they hold two other natural cards of the same rank'",
+        "take-top-card": "Denexa 'Samba', 'Melding'",
+        "forced-take": "Denexa 'Samba', 'Depletion of the stock'",
+        "no-discard": "Denexa 'Samba', 'Depletion of the stock'",
+        "minimum-count": "Denexa 'Samba', 'The initial meld': 'Players are required to meet a point threshold the "
+                         "first time their partnership melds'",
+        "cannot-go-out": "Denexa 'Samba', 'Going out': 'a partnership must have formed at least two seven-card "
+                         "melds (canastas or sambas)'",
+        "meld-invalid": "Denexa 'Samba', 'Melding': 'A set consists of three to seven cards of the same rank. An "
+                        "escalera is made up of three to seven cards of the same suit, in consecutive order'",
+        "wild-limit": "Denexa 'Samba', 'Melding': 'Any given set may not contain more than two wild cards'",
+        "canasta-closed": "Denexa 'Samba', 'Canastas and sambas': 'No more cards can be added to a canasta or "
+                          "samba'",
+        "red-three": "Denexa 'Samba', 'Card ranks and scoring': 'Red 3s serve as bonus cards'",
+        "black-three-timing": "Denexa 'Samba', 'Card ranks and scoring'",
+        "merge-order": "Denexa 'Samba', 'Melding'",
+        "merge-sets": "Denexa 'Samba', 'Melding'",
+        "merge-rank": "Denexa 'Samba', 'Melding'",
+    }
 
     # -- engine mechanisms switched on ------------------------------------------
     MELD_IDS: ClassVar[bool] = True
@@ -298,6 +323,13 @@ class Bolivian(Samba):
         "Samba to 15,000 with bolivias (canastas of wild cards, 2500); going out needs an escalera "
         "of seven and another canasta; a black three left in hand costs 100."
     )
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Samba.RULE_SOURCES,
+        "cannot-go-out": "Encyclopedia 'Bolivian Canasta': 'A side must have a samba (called escalera in this "
+                         "game) and at least one other canasta to go out'",
+        "meld-invalid": "Denexa 'Samba', 'Melding'; Encyclopedia 'Bolivian Canasta': 'Wild card canastas "
+                        "(bolivias)'",
+    }
     options: ClassVar[dict[str, Option]] = with_defaults(
         SAMBA_OPTIONS, "Encyclopedia 'Bolivian Canasta': 'Play is to 15,000'", target_score=15000)
     WILD_SETS: ClassVar[bool] = True
@@ -324,6 +356,12 @@ class Brazilian(Bolivian):
         "Bolivian Canasta to 10,000 with bolivias worth 2000, initial melds up to a natural canasta, "
         "1000/1200 for five/six red threes, and 1000 lost for a short sequence."
     )
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Bolivian.RULE_SOURCES,
+        "minimum-count": "Encyclopedia 'Brazilian Canasta': 'The minimum meld requirements are 150 from 5,000 to "
+                         "7,000; a canasta from 7,000 to 8,000; 200 from 8,000 to 9,000; and a natural canasta "
+                         "from 9,000 up'",
+    }
     options: ClassVar[dict[str, Option]] = with_defaults(
         SAMBA_OPTIONS, "Encyclopedia 'Brazilian Canasta': 'Similar to Bolivia, but only to 10,000'",
         target_score=10000)
@@ -374,6 +412,11 @@ class Chilean(Samba):
         "played with three or four packs."
     )
     options: ClassVar[dict[str, Option]] = CHILEAN_OPTIONS
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Samba.RULE_SOURCES,
+        "meld-invalid": "Denexa 'Samba', 'Melding'; Encyclopedia 'Chilean Canasta': 'Allows both sambas and "
+                        "bolivias'",
+    }
     WILD_SETS: ClassVar[bool] = True
     BOLIVIA: ClassVar[int] = Bolivian.BOLIVIA
 
@@ -415,6 +458,12 @@ class Italian(Samba):
         "of deuces (no 2 plays wild while the side's deuce meld is short of a canasta)."
     )
     options: ClassVar[dict[str, Option]] = ITALIAN_OPTIONS
+    RULE_SOURCES: ClassVar[dict[str, str]] = {
+        **Samba.RULE_SOURCES,
+        "pile-frozen": "Encyclopedia 'Italian Canasta': 'The discard pile is always frozen'",
+        "deuce-wild": "Encyclopedia 'Italian Canasta': 'a partnership may not play deuces as wild cards if deuces "
+                      "have been melded and a canasta is incomplete'",
+    }
     #: 'The discard pile is always frozen.'
     ALWAYS_FROZEN: ClassVar[bool] = True
     #: 'Deuces may [be melded]': sets of 2s only, as naturals.
