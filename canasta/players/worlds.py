@@ -187,14 +187,14 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
         if aside:
             if opened:
                 raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
-            took = _takes(side_melds, side_books, created, list(aside), opened, base._xr)
+            took = _takes(side_melds, side_books, created, list(aside), opened, base._xr, d["pile"])
         elif whole and obs["pile"]:
             took = [{}]
         else:
             took = [{}]
-            took += _takes(side_melds, side_books, created, None, True, False) if opened or pending else []
+            took += _takes(side_melds, side_books, created, None, True, False, d["pile"]) if opened or pending else []
             if not opened:
-                took += _takes(side_melds, side_books, created, [], opened, base._xr)
+                took += _takes(side_melds, side_books, created, [], opened, base._xr, d["pile"])
     elif aside:
         raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
     else:
@@ -234,10 +234,12 @@ def _may_be_barred(obs: Observation, d: dict[str, Any], base: Game) -> bool:
 
 
 def _takes(melds: list[list[Any]], books: list[list[Any]], created: list[int], aside: list[int] | None,
-           opened: bool, every_rank: bool) -> list[dict[str, Any]]:
+           opened: bool, every_rank: bool, pile: list[int]) -> list[dict[str, Any]]:
     """A pile take this turn: once per meld its top card may have gone to if ``every_rank`` (the
     rank changes what the seat may meld: American's initial meld with the pile), else for the first
-    meld that fits (the top card then matters only to a retract, which puts it back on the pile)."""
+    meld that fits (the top card then matters only to a retract, which puts it back on the pile).
+    The snapshot's pile is what a retract restores: the cards left on ``pile`` (Hand and Foot takes
+    only the top cards) and the cards set aside."""
     out: list[dict[str, Any]] = []
     for r, cards in melds + books:
         if len(cards) < 3 or (not opened and r not in created):
@@ -246,7 +248,7 @@ def _takes(melds: list[list[Any]], books: list[list[Any]], created: list[int], a
             break
         top = cards[0]
         out.append({"took_pile": True, "pile_aside": aside, "take_snapshot": {
-            "cards": [c for c in cards[1:3]], "top": top, "frozen": False, "pile": list(aside or []),
+            "cards": [c for c in cards[1:3]], "top": top, "frozen": False, "pile": [*pile, *(aside or [])],
             "red_threes": 0}})
     return out
 
