@@ -31,6 +31,7 @@ import json
 import math
 import multiprocessing
 import os
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -186,6 +187,14 @@ def _margin(scores: list[int], side: int) -> float:
     return float(scores[side] - max(x for i, x in enumerate(scores) if i != side))
 
 
+def hands_per_game(records: list[dict[str, Any]]) -> dict[str, float]:
+    """Hands a game: median, nearest-rank 99th percentile and longest (whether games end, and how soon)."""
+    hands = sorted(r["hands"] for r in records)
+    if not hands:
+        return {}
+    return {"median": statistics.median(hands), "p99": hands[math.ceil(0.99 * len(hands)) - 1], "max": hands[-1]}
+
+
 def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     """Win rates, margins and decision times per distinct name (see the module docstring)."""
     out: dict[str, Any] = {}
@@ -274,7 +283,7 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
         ordered = sorted(records, key=lambda r: (r["deal"], r["rotation"]))
         return {**settings, "games": len(ordered), "complete": complete,
                 "seconds": earlier_seconds + time.perf_counter() - start,
-                "summary": summarize(ordered, names), "records": ordered}
+                "summary": summarize(ordered, names), "hands": hands_per_game(ordered), "records": ordered}
 
     every = max(1, checkpoint_every) * sides
     played = 0
@@ -334,6 +343,8 @@ def render(result: dict[str, Any]) -> str:
         mlo, mhi = s["margin_ci95"]
         lines.append(f"{name:<28} {s['win_rate']:>8.1%} {f'[{lo:.1%}, {hi:.1%}]':>15} {s['mean_margin']:>+9.0f}"
                      f" {f'[{mlo:+.0f}, {mhi:+.0f}]':>19} {s['mean_decision_seconds']:>11.4f}")
+    if (h := result.get("hands")) and not result["hands_per_game"]:
+        lines.append(f"hands a game: median {h['median']:g}, 99th percentile {h['p99']}, longest {h['max']}")
     return "\n".join(lines)
 
 
