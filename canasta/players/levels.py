@@ -13,6 +13,10 @@ expert     ExpertPlayer with its default budget (at most 144 rollouts a decision
            the learned value; elsewhere 12 deals, rollouts of at most 200
            actions: under a second)
 =========  ==================================================================
+
+Measured against each other (docs/research.md, "The levels against each other"): medium
+beats easy and hard beats medium with 95% intervals above 50%; expert against hard was not
+resolved in the games one session could afford.
 """
 
 from __future__ import annotations
