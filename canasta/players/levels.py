@@ -15,8 +15,8 @@ expert     ExpertPlayer with its default budget (at most 144 rollouts a decision
 =========  ==================================================================
 
 Measured against each other (docs/research.md, "The levels against each other"): medium
-beats easy and hard beats medium with 95% intervals above 50%; expert against hard was not
-resolved in the games one session could afford.
+beats easy and hard beats medium, with 95% intervals above 50%; expert led hard 57.7% over
+the 150 games one session could afford, an interval reaching just below 50%.
 """
 
 from __future__ import annotations
