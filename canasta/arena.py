@@ -17,6 +17,11 @@ other side's) with a 95% interval computed over deals (the games of one deal are
 averaged first, since they are not independent), and the mean time per decision.
 ``hands=H`` ends each game after H hands (the higher total wins) instead of at the
 variant's target score, which makes slow players affordable to measure.
+
+Outside players: ``module.path:ClassName`` loads any class with the player interface
+(canasta.players.base, docs/players.md), and a name an installed package registers in the
+entry-point group ``canasta.players`` is found like a built-in one. Long runs write their
+results file as they go (``checkpoint``) and pick up where they stopped (``resume_from``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import json
 import math
 import multiprocessing
 import os
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -33,18 +39,48 @@ from pathlib import Path
 from typing import Any
 
 from canasta.engine.game import Game
-from canasta.players import Player, get_player
+from canasta.players import PLAYERS, Player, get_player
+from canasta.players.base import PlayerFactory, is_class_reference, load_class_reference, load_registered, registered_players
 from canasta.players.basic import BasicPlayer, BasicStyle
 from canasta.players.expert import EXPERT_STYLE, ExpertPlayer
 
 Z95 = 1.959963984540054
 
 
+#: outside players already resolved in this process, by spec (imports and entry-point scans happen once)
+_OUTSIDE: dict[str, PlayerFactory] = {}
+
+
+def outside_factory(spec: str) -> PlayerFactory | None:
+    """An outside player: ``module.path:ClassName``, or a name registered in the entry-point group
+    ``canasta.players``; None when ``spec`` names neither (a built-in name, or unknown)."""
+    if spec in _OUTSIDE:
+        return _OUTSIDE[spec]
+    name = spec.partition(":")[0].strip().lower()
+    if name in PLAYERS:
+        return None
+    factory = load_class_reference(spec) if is_class_reference(spec) else load_registered(spec)
+    if factory is not None:
+        _OUTSIDE[spec] = factory
+    return factory
+
+
 def make_player(spec: str, seed: int | str) -> Player:
-    """A player from ``name``, ``expert:key=value:...`` (ExpertPlayer settings) or
-    ``basic:key=value:...`` (a BasicStyle: how the tuned styles are compared)."""
-    name, *params = spec.strip().split(":")
+    """A player from ``name``, ``expert:key=value:...`` (ExpertPlayer settings),
+    ``basic:key=value:...`` (a BasicStyle: how the tuned styles are compared), an outside
+    class ``module.path:ClassName``, or a name an installed package registers in the entry-point
+    group ``canasta.players`` (docs/players.md)."""
+    spec = spec.strip()
+    outside = outside_factory(spec)
+    if outside is not None:
+        return outside(seed)
+    name, *params = spec.split(":")
     if not params:
+        if name.strip().lower() not in PLAYERS:
+            registered = sorted(registered_players())
+            raise ValueError(f"unknown player {name!r}; known: {', '.join(sorted(PLAYERS))}"
+                             + (f"; registered: {', '.join(registered)}" if registered else "")
+                             + "; or an outside class as module.path:ClassName")
         return get_player(name, seed)
     kind = name.strip().lower()
     if kind == "basic":
@@ -151,6 +187,14 @@ def _margin(scores: list[int], side: int) -> float:
     return float(scores[side] - max(x for i, x in enumerate(scores) if i != side))
 
 
+def hands_per_game(records: list[dict[str, Any]]) -> dict[str, float]:
+    """Hands a game: median, nearest-rank 99th percentile and longest (whether games end, and how soon)."""
+    hands = sorted(r["hands"] for r in records)
+    if not hands:
+        return {}
+    return {"median": statistics.median(hands), "p99": hands[math.ceil(0.99 * len(hands)) - 1], "max": hands[-1]}
+
+
 def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     """Win rates, margins and decision times per distinct name (see the module docstring)."""
     out: dict[str, Any] = {}
@@ -184,14 +228,25 @@ def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]
     return out
 
 
+#: the settings a results file must share with the command that resumes it
+RESUME_KEYS = ("variant", "table", "rules", "players", "seed", "hands_per_game", "deals")
+
+
 def run_arena(variant: str, names: list[str], games: int = 20, workers: int | None = None, seed: int = 0,
               table: int | None = None, rules: dict[str, Any] | None = None, hands: int = 0,
-              progress: Callable[[int, int], None] | None = None, ray_address: str | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int], None] | None = None, ray_address: str | None = None,
+              checkpoint: Callable[[dict[str, Any]], object] | None = None, checkpoint_every: int = 5,
+              resume_from: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the games (in ``workers`` processes; all cores by default) and summarize them.
 
     With ``ray_address`` the games run as Ray tasks on that cluster instead (``"local"`` starts a
     cluster on this machine; ``"auto"`` or ``"HOST:PORT"`` joins a running one, whose nodes must
     have canasta installed). The results are the same either way: a game depends only on its spec.
+
+    ``checkpoint`` gets the partial result (``"complete": False``) after every ``checkpoint_every``
+    deals' worth of finished games, and once more if the run is interrupted (Ctrl-C, an error).
+    ``resume_from`` is such a partial result: its games are kept and only the missing ones are played,
+    so the final result equals an uninterrupted run's (the settings must match; timings aside).
     """
     from canasta.variants import find_variant
 
@@ -207,19 +262,45 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
         make_player(n, 0)  # fail early on a bad name
     specs = game_specs(variant, names, games, seed, table, rules or {}, hands)
     workers = max(1, workers or os.cpu_count() or 1)
-    start = time.perf_counter()
+    settings = {"variant": variant, "table": table, "rules": rules or {}, "players": names, "seed": seed,
+                "hands_per_game": hands or None, "deals": len(specs) // sides,
+                "workers": workers if ray_address is None else f"ray:{ray_address}"}
     records: list[dict[str, Any]] = []
-    games_iter = _map(specs, workers) if ray_address is None else _map_ray(specs, ray_address)
-    for rec in games_iter:
-        records.append(rec)
-        if progress is not None:
-            progress(len(records), len(specs))
-    records.sort(key=lambda r: (r["deal"], r["rotation"]))
-    return {"variant": variant, "table": table, "rules": rules or {}, "players": names, "seed": seed,
-            "hands_per_game": hands or None, "games": len(records), "deals": len(specs) // sides,
-            "workers": workers if ray_address is None else f"ray:{ray_address}",
-            "seconds": time.perf_counter() - start,
-            "summary": summarize(records, names), "records": records}
+    earlier_seconds = 0.0
+    if resume_from is not None:
+        for key in RESUME_KEYS:
+            if resume_from.get(key) != settings[key]:
+                raise ValueError(f"cannot resume: the results file has {key}={resume_from.get(key)!r}, this run "
+                                 f"{settings[key]!r} (resume with the arguments of the interrupted run)")
+        records = list(resume_from.get("records", []))
+        earlier_seconds = float(resume_from.get("seconds", 0.0))
+        finished = {(r["deal"], r["rotation"]) for r in records}
+        specs = [sp for sp in specs if (sp.deal, sp.rotation) not in finished]
+    total = len(records) + len(specs)
+    start = time.perf_counter()
+
+    def result(complete: bool) -> dict[str, Any]:
+        ordered = sorted(records, key=lambda r: (r["deal"], r["rotation"]))
+        return {**settings, "games": len(ordered), "complete": complete,
+                "seconds": earlier_seconds + time.perf_counter() - start,
+                "summary": summarize(ordered, names), "hands": hands_per_game(ordered), "records": ordered}
+
+    every = max(1, checkpoint_every) * sides
+    played = 0
+    try:
+        games_iter = _map(specs, workers) if ray_address is None else _map_ray(specs, ray_address)
+        for rec in games_iter:
+            records.append(rec)
+            played += 1
+            if checkpoint is not None and played % every == 0 and len(records) < total:
+                checkpoint(result(complete=False))
+            if progress is not None:
+                progress(len(records), total)
+    except BaseException:
+        if checkpoint is not None and played:
+            checkpoint(result(complete=False))  # whatever finished before the interruption is kept
+        raise
+    return result(complete=True)
 
 
 def _map(specs: list[GameSpec], workers: int) -> Iterator[dict[str, Any]]:
@@ -262,14 +343,39 @@ def render(result: dict[str, Any]) -> str:
         mlo, mhi = s["margin_ci95"]
         lines.append(f"{name:<28} {s['win_rate']:>8.1%} {f'[{lo:.1%}, {hi:.1%}]':>15} {s['mean_margin']:>+9.0f}"
                      f" {f'[{mlo:+.0f}, {mhi:+.0f}]':>19} {s['mean_decision_seconds']:>11.4f}")
+    if (h := result.get("hands")) and not result["hands_per_game"]:
+        lines.append(f"hands a game: median {h['median']:g}, 99th percentile {h['p99']}, longest {h['max']}")
     return "\n".join(lines)
+
+
+def write_json(result: dict[str, Any], out: Path) -> Path:
+    """``out``.json, replaced whole (written beside it, then renamed): a run killed while it writes
+    a checkpoint leaves the previous checkpoint, never half a file."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    js = out.with_suffix(".json")
+    partial = js.with_name(js.name + ".partial")
+    partial.write_text(json.dumps(result, indent=1))
+    os.replace(partial, js)
+    return js
+
+
+def load_results(out: Path) -> dict[str, Any]:
+    """The results file ``out``.json of an earlier (interrupted) run, for ``resume_from``."""
+    js = out.with_suffix(".json")
+    try:
+        loaded = json.loads(js.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"nothing to resume: {js} does not exist") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"cannot resume: {js} is not a results file ({exc})") from None
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("records"), list):
+        raise ValueError(f"cannot resume: {js} is not a results file (no records)")
+    return loaded
 
 
 def write_outputs(result: dict[str, Any], out: Path) -> tuple[Path, Path | None]:
     """``out``.json, and ``out``.png when matplotlib is installed (extra ``arena``)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    js = out.with_suffix(".json")
-    js.write_text(json.dumps(result, indent=1))
+    js = write_json(result, out)
     try:
         import matplotlib
         matplotlib.use("Agg")

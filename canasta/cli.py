@@ -293,22 +293,37 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     ray: Annotated[str | None, typer.Option("--ray", help="run the games on a Ray cluster: 'local', 'auto' or "
                                             "HOST:PORT (pip install 'canasta[ray]')")] = None,
+    checkpoint_every: Annotated[int, typer.Option(min=1, help="write STEM.json after every N finished deals "
+                                                  "(and when interrupted)")] = 5,
+    resume: Annotated[bool, typer.Option("--resume", help="continue the interrupted run in STEM.json "
+                                         "(same arguments): only the missing games are played")] = False,
 ) -> None:
-    """Computer players against each other over duplicated deals: win rates, margins, decision times."""
+    """Computer players against each other over duplicated deals: win rates, margins, decision times.
+
+    A player is a built-in name (random, basic, easy, medium, hard, expert, with settings as
+    expert:worlds=4), an outside class as module.path:ClassName, or a name an installed package
+    registers in the entry-point group canasta.players (docs/players.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
-    from canasta.arena import render, run_arena, write_outputs
+    from canasta.arena import load_results, render, run_arena, write_json, write_outputs
 
     names = [n.strip() for n in players.split(",") if n.strip()]
     try:
+        earlier = load_results(out) if resume else None
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True, disable=as_json) as bar:
             task = bar.add_task("games", total=None)
             result = run_arena(variant, names, games=games, workers=workers, seed=seed, table=table,
                                rules=parse_rules(rule), hands=hands, ray_address=ray,
-                               progress=lambda done, total: bar.update(task, completed=done, total=total))
+                               progress=lambda done, total: bar.update(task, completed=done, total=total),
+                               checkpoint=lambda partial: write_json(partial, out),
+                               checkpoint_every=checkpoint_every, resume_from=earlier)
     except (CanastaError, ValueError) as exc:
         fail(str(exc))
+        return
+    except KeyboardInterrupt:
+        fail(f"interrupted: the finished games are in {out.with_suffix('.json')}; "
+             "run the same command with --resume to continue")
         return
     js, png = write_outputs(result, out)
     if as_json:

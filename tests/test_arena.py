@@ -121,3 +121,138 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if not installed
     with pytest.raises(ValueError, match=r"canasta\[ray\]"):
         run_arena("classic", ["basic", "random"], games=2, table=2, hands=1, ray_address="local")
+
+
+# -- outside players (issue 23: 'loads any class implementing the documented player interface') ------------
+
+
+class FirstLegalPlayer:
+    """An outside player as a researcher would write one: the interface of docs/players.md, nothing
+    imported from canasta. It plays the first legal action and counts its decisions."""
+
+    def __init__(self, seed: int | str | None = 0) -> None:
+        self.seed = seed
+        self.decisions = 0
+
+    def choose(self, obs: dict[str, Any], legal: list[Any]) -> Any:
+        self.decisions += 1
+        return legal[0]
+
+
+class NoChoose:
+    def __init__(self, seed: int | str | None = 0) -> None:
+        self.seed = seed
+
+
+OUTSIDE = f"{__name__}:FirstLegalPlayer"
+
+
+def test_an_outside_class_is_loaded_by_module_path() -> None:
+    player = make_player(OUTSIDE, "s/0")
+    assert isinstance(player, FirstLegalPlayer) and player.seed == "s/0"
+    assert player.name == OUTSIDE  # named after its spec when the class gives no name
+    result = run_arena("classic", [OUTSIDE, "basic"], games=2, workers=1, seed=3, table=2, hands=1)
+    assert result["summary"][OUTSIDE]["games"] == 2 and result["summary"][OUTSIDE]["decisions"] > 0
+    in_workers = run_arena("classic", [OUTSIDE, "basic"], games=2, workers=2, seed=3, table=2, hands=1)
+    assert _without_times(in_workers) == _without_times(result)  # built again from its name in each worker
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("no_such_module_xyz:Player", "module 'no_such_module_xyz' not found"),
+    (f"{__name__}:Missing", "has no attribute 'Missing'"),
+    ("json:loads", "is not a class but function"),
+    (f"{__name__}:NoChoose", "has no choose(obs, legal) method"),
+])
+def test_outside_player_errors_are_one_line(spec: str, message: str, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_player(spec, 0)
+    r = CliRunner().invoke(app, ["arena", "--players", f"{spec},basic", "--games", "1", "--workers", "1",
+                                 "--out", str(tmp_path / "res")])
+    assert r.exit_code == 2
+    assert message in r.output and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_a_registered_entry_point_is_found_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed package registers its player in the entry-point group ``canasta.players``;
+    a distribution's dist-info directory on sys.path is what importlib.metadata reads."""
+    dist = tmp_path / "firstlegal_player-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: firstlegal-player\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(f"[canasta.players]\nfirstlegal = {OUTSIDE}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    player = make_player("firstlegal", 1)
+    assert isinstance(player, FirstLegalPlayer)
+    result = run_arena("classic", ["firstlegal", "basic"], games=2, workers=1, seed=4, table=2, hands=1)
+    assert result["summary"]["firstlegal"]["games"] == 2
+    with pytest.raises(ValueError, match="registered: firstlegal"):
+        make_player("nobody", 0)  # the unknown-name error lists what is registered
+
+
+# -- results written as the run goes, and resumed ---------------------------------------------------------
+
+
+def _same_result(a: dict[str, Any], b: dict[str, Any]) -> None:
+    """Equal but for timings (the seconds, each game's think time and the mean decision time)."""
+    assert _without_times(a) == _without_times(b)
+    timeless = {k: v for k, v in a.items() if k not in ("seconds", "summary", "records")}
+    assert timeless == {k: v for k, v in b.items() if k not in ("seconds", "summary", "records")}
+    for name in a["summary"]:
+        assert ({k: v for k, v in a["summary"][name].items() if k != "mean_decision_seconds"}
+                == {k: v for k, v in b["summary"][name].items() if k != "mean_decision_seconds"})
+
+
+class StopAfter(Exception):
+    pass
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupted_run_resumes_to_the_uninterrupted_result(workers: int) -> None:
+    args: dict[str, Any] = {"games": 10, "seed": 9, "table": 2, "hands": 1, "workers": workers}
+    full = run_arena("classic", ["basic", "random"], **args)
+    assert full["complete"] is True and full["games"] == 10
+    checkpoints: list[dict[str, Any]] = []
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise StopAfter  # the test hook: an interruption after three finished games
+
+    with pytest.raises(StopAfter):
+        run_arena("classic", ["basic", "random"], checkpoint=checkpoints.append, checkpoint_every=1,
+                  progress=stop_after_three, **args)
+    # a checkpoint after the first deal (two games), and the one written on the interruption
+    assert [c["games"] for c in checkpoints] == [2, 3] and not checkpoints[-1]["complete"]
+    partial = json.loads(json.dumps(checkpoints[-1]))  # as read back from the results file
+    resumed = run_arena("classic", ["basic", "random"], resume_from=partial, **args)
+    assert resumed["complete"] is True
+    _same_result(resumed, full)
+
+
+def test_resume_refuses_other_settings() -> None:
+    partial = run_arena("classic", ["basic", "random"], games=2, workers=1, seed=9, table=2, hands=1)
+    with pytest.raises(ValueError, match="seed=9"):
+        run_arena("classic", ["basic", "random"], games=2, workers=1, seed=10, table=2, hands=1, resume_from=partial)
+
+
+def test_arena_command_checkpoints_and_resumes(tmp_path: Path) -> None:
+    base = ["arena", "--games", "6", "--workers", "1", "--table", "2", "--hands", "1", "--seed", "2",
+            "--players", "basic,random"]
+    full = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "full")])
+    assert full.exit_code == 0, full.output
+    # the results file an interrupted run leaves: its checkpoint after the first deal
+    checkpoints: list[dict[str, Any]] = []
+
+    def stop(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_arena("classic", ["basic", "random"], games=6, workers=1, seed=2, table=2, hands=1,
+                  checkpoint=checkpoints.append, checkpoint_every=1, progress=stop)
+    (tmp_path / "cut.json").write_text(json.dumps(checkpoints[-1]))
+    assert checkpoints[-1]["games"] == 2
+    resumed = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "cut"), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    _same_result(json.loads((tmp_path / "cut.json").read_text()), json.loads((tmp_path / "full.json").read_text()))
+    missing = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "none"), "--resume"])
+    assert missing.exit_code == 2 and "nothing to resume" in missing.output

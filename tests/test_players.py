@@ -227,3 +227,81 @@ def test_american_basic_opens_at_155_with_pairs_and_two_wild_cards() -> None:
             break
         game.apply(player.choose(game.observation(0), game.legal_actions()))
     assert game.opened[0]
+
+
+# -- issue 23: every computer-only game ends; the expert at every table ------------------------------------
+
+#: far above the longest game measured (docs/benchmarks.md, 'Hands per game after issue 23': 26 hands in
+#: Modern American, 31 in Italian); a game reaching it is a stall, not a long game
+HAND_CAP = 80
+
+
+@pytest.mark.parametrize("variant", sorted(__import__("canasta.variants", fromlist=["VARIANTS"]).VARIANTS))
+def test_whole_games_between_levels_end_in_every_variant(variant: str) -> None:
+    """Issue 23: 'a whole game between computer players of any level ends (American included)'. Two
+    whole games to the variant's own target: easy against medium, and medium at every seat. (hard and
+    expert play the same base policy inside their search and are too slow for whole games in a test;
+    docs/benchmarks.md has their sample.)"""
+    from canasta.variants import find_variant
+
+    cls = find_variant(variant)
+    players = 4 if 4 in cls.player_counts else cls.player_counts[0]
+    for k, levels in enumerate((["easy", "medium"], ["medium"])):
+        seed = f"ends/{variant}/{k}"
+        game = Game(variant, players, seed)
+        seats = [get_player(levels[game.side_of(s) % len(levels)], f"{seed}/{s}") for s in range(players)]
+        while not game.is_over and len(game.hand_results) < HAND_CAP:
+            actor = game.actor
+            game.push(seats[actor].choose(game.observation(actor), game.legal_actions()))
+        assert game.is_over, f"{levels}: {len(game.hand_results)} hands without an end, scores {game.scores}"
+
+
+def test_american_basic_puts_wild_cards_on_melds_once_it_may_go_out() -> None:
+    """Terms: 'You can go out if ... your team has completed two canastas' and 'It is illegal to discard a
+    wild card, except ... when going out': a wild card held blocks going out, so once the side has two
+    canastas the basic player lays it on a meld (one of five naturals: 'provided that the meld already
+    contains at least five natural cards') instead of keeping it to the end of the hand."""
+    from tests.helpers import position
+
+    melds = {0: ["Ks Ks Kh Kh Kd Kd Kc", "Qs Qs Qh Qh Qd Qd Qc", "9s 9h 9d 9c 9s"]}
+    game = position(variant="american", hands={0: "2c 5s 6h 8d", 1: "4c 4d 5c 6c 8c"}, melds=melds,
+                    phase="play", stock="4h 5h 6d 8h 10c 10d 10h 10s 4s 5d")
+    action = BasicPlayer(0).choose(game.observation(0), game.legal_actions())
+    assert action.kind == "add" and action.cards == (parse_card("2c"),) and action.target == 9
+    fewer = position(variant="american", hands={0: "2c 5s 6h 8d", 1: "4c 4d 5c 6c 8c"},
+                     melds={0: ["Ks Ks Kh Kh Kd Kd Kc", "9s 9h 9d 9c 9s"]}, phase="play",
+                     stock="4h 5h 6d 8h 10c 10d 10h 10s 4s 5d 6s 8s 4h 5h")
+    kept = BasicPlayer(0).choose(fewer.observation(0), fewer.legal_actions())
+    assert kept.kind == "discard"  # one canasta, a long stock: the wild card stays for a canasta
+
+
+@pytest.mark.parametrize("variant", sorted(__import__("canasta.variants", fromlist=["VARIANTS"]).VARIANTS))
+def test_the_terminal_offers_the_expert_in_every_variant(variant: str) -> None:
+    """Issue 23: 'the expert offered in the terminal ... for every variant': `canasta play --level expert`
+    (every computer seat expert) plays a computer turn in each variant and hands the turn to the human."""
+    import io
+
+    from rich.console import Console
+
+    from canasta.players.expert import ExpertPlayer
+    from canasta.tui import parse_levels, resolve_levels
+    from canasta.tui.session import TerminalGame
+    from canasta.variants import find_variant
+
+    cls = find_variant(variant)
+    players = 4 if 4 in cls.player_counts else cls.player_counts[0]
+    game = Game(variant, players, f"level/{variant}")
+    first = game.actor
+    human = (first + 1) % players  # the first turn is a computer's
+    levels = resolve_levels(parse_levels(["expert"]), players, human)
+    prompts: list[str] = []
+
+    def human_input(prompt: str) -> str:
+        prompts.append(prompt)
+        return "quit"
+
+    session = TerminalGame(game, human, human_input, Console(file=io.StringIO(), width=110), levels=levels)
+    assert all(isinstance(bot, ExpertPlayer) for bot in session.bots.values())
+    session.run()
+    assert prompts, "the human was never asked to play"
+    assert game.history and game.actor == human  # the expert's whole turn was played, then the human's came

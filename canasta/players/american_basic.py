@@ -24,6 +24,8 @@ HOLD_BACK = 3
 STRAIGHT_HOPE = 10
 #: meld pure sevens or aces only holding this many (a meld of them short of seven costs 2500)
 ACES_SEVENS_TO_MELD = 6
+#: stock cards left once the turn card is drawn (Terms: 'there are only 8 cards left to draw')
+TURN_CARD_STOCK = 8
 
 
 def _is_wild(code: int) -> bool:
@@ -170,7 +172,13 @@ def _opening_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action
         value, pure, used = _opening_estimate(view)
         if not pure or value < view.minimum:
             return None
-        if view.size - used < 2 or (view.size - used < HOLD_BACK and view.stock > 20):
+        # Terms: melding down to one card (the discard) is allowed for the initial meld before the turn card,
+        # since 'making the initial meld entitles you to draw three or four bonus cards'
+        bonus_due = bool(view.obs["rules"].get("bonus_cards")) and not view.obs.get("turn_card_drawn", True)
+        if bonus_due:
+            if view.size - used < 1:
+                return None
+        elif view.size - used < 2 or (view.size - used < HOLD_BACK and view.stock > 20):
             return None
     melds = by_kind.get(MELD, [])
     adds = by_kind.get(ADD, [])
@@ -207,7 +215,20 @@ def _build_step(view: _View, by_kind: dict[str, list[Action]]) -> tuple[Action, 
     for a in by_kind.get(ADD, []):
         if len(a.cards) > 1 and all(not _is_wild(c) for c in a.cards):
             return a, "add to our meld"
+    if _going_for_out(view):  # a wild card held cannot be discarded and so blocks going out (Terms)
+        wild_adds = [a for a in by_kind.get(ADD, []) if len(a.cards) == 1 and _is_wild(a.cards[0])
+                     and a.target != WILD_RANK]
+        if wild_adds:
+            a = max(wild_adds, key=lambda a: (len(view.own.get(a.target, [])), a.cards[0] != JOKER))
+            return a, "going for out: a wild card onto our longest meld"
     return None
+
+
+def _going_for_out(view: _View) -> bool:
+    """The side may go out (Terms: 'your team has completed two canastas') or the stock is nearly gone:
+    the wild cards in hand go onto melds, since a wild card can be discarded only as the last card."""
+    canastas = sum(1 for cards in view.own.values() if len(cards) >= 7)
+    return canastas >= 2 or view.stock <= TURN_CARD_STOCK
 
 
 def _discard_cost(view: _View, code: int) -> float:
