@@ -18,13 +18,16 @@ from typing import Any
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.notation import format_action, parse_action
+from canasta.web.service import computer_names
 
 WAIT = 20_000
 
 
 def seat_infos(players: int, me: int) -> list[dict[str, Any]]:
+    """The seats as the server names them: the player Ana, computers with names of their own."""
+    names = iter(computer_names("stage", ["Ana"]))
     return [{"seat": s, "kind": "human" if s == me else "computer", "level": None if s == me else "basic",
-             "name": "Ana" if s == me else "", "claimed": True, "invite_open": False} for s in range(players)]
+             "name": "Ana" if s == me else next(names), "claimed": True, "invite_open": False} for s in range(players)]
 
 
 def advance(game: Game, until: Callable[[Game], bool], seed: int = 0, limit: int = 3000,

@@ -317,7 +317,7 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
         game = http.post("/api/games", json={"players": 2, "seed": "6", "rules": {"target_score": 50},
                                              "seats": [{"kind": "computer"}, {"kind": "computer"}]}).json()
         ws = server.ws(game["id"])
-        ws.until(lambda m: m.get("type") == "update" and m["state"]["obs"]["winner"] is not None)
+        last = ws.until(lambda m: m.get("type") == "update" and m["state"]["obs"]["winner"] is not None)
         ws.close()
         r = http.get(f"/api/games/{game['id']}/record")
         assert r.status_code == 200
@@ -328,7 +328,8 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     page.wait_for_selector("#viewer:not([hidden])", timeout=WAIT)
     page.click("#next")
     page.wait_for_selector("body[data-step='1']", timeout=WAIT)
-    assert "Seat 1 · Computer (basic): " in page.inner_text("#where")  # the actor, numbered from 1 and named
+    first_name = last["state"]["seats"][0]["name"]  # computers have names of their own (issue 19, defect 7)
+    assert f"Seat 1 · {first_name}: " in page.inner_text("#where")  # the actor, numbered from 1 and named
     shoot(page, "replay")
     # the last step of the hand: its final table (melds) and its score
     page.click("#last")

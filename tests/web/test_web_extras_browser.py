@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_stage import WAIT, Stage, advance
+from table_stage import WAIT, Stage, advance, seat_infos
 from web_helpers import Server
 
 from canasta.engine.game import Game
@@ -131,7 +131,8 @@ def test_taken_pile_cards_wait_on_the_table_until_the_meld(new_page: Any, server
     Stage(other, game, partner).open(server.base)
     other.locator("#pile-aside").wait_for(state="visible", timeout=WAIT)
     assert other.locator("#pile-aside .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == aside
-    assert "Computer" in other.locator("#pile-aside-caption").inner_text()
+    taker_name = seat_infos(4, partner)[taker]["name"]  # the taker is a computer with a name of its own
+    assert f"waiting for {taker_name} (computer)'s initial meld" in other.locator("#pile-aside-caption").inner_text()
     # once the meld is complete (or retracted) the cards leave the area: to the hand, or back to the pile
     assert advance(game, lambda g: g.pile_aside is None, seed=2, prefer=("meld", "add", "retract"))
     stage.push()

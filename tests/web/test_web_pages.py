@@ -67,7 +67,8 @@ def test_history_shows_a_browser_its_own_games_only(db_url: str, make_server: Ca
     assert game["scores"] == live.game.scores and game["winner"] == live.game.winner
     assert game["result"] == ("won" if live.game.winner == side else "lost")
     assert game["margin"] == live.game.scores[side] - live.game.scores[1 - side]
-    assert [s["name"] for s in game["seats"]] == ["Ana", "Computer (basic)"] and game["seat"] == 0
+    computer = live.seats[1].name  # a computer's own name (issue 19, defect 7)
+    assert computer and [s["name"] for s in game["seats"]] == ["Ana", computer] and game["seat"] == 0
     assert game["hands"] == len(live.game.hand_results) and game["record"] == f"/replay?game={mine['id']}"
     assert out["stats"] == [{"variant": "classic", "title": "Classic Canasta", "games": 1,
                              "wins": int(game["result"] == "won"), "losses": int(game["result"] == "lost"),
@@ -77,8 +78,8 @@ def test_history_shows_a_browser_its_own_games_only(db_url: str, make_server: Ca
     with server.http() as http:
         record = http.get(f"/api/games/{mine['id']}/record").text
         frames = http.post("/api/replay", json={"record": record}).json()
-    assert seat_names(parse_record(record), 2) == ["Ana", "Computer (basic)"]
-    assert frames["names"] == ["Ana", "Computer (basic)"]
+    assert seat_names(parse_record(record), 2) == ["Ana", computer]
+    assert frames["names"] == ["Ana", computer]
     # no tokens, or a wrong one: nothing
     assert history(server, []) == {"games": [], "running": [], "stats": []}
     assert history(server, [{"game": mine["id"], "token": "x" * 32}])["games"] == []
