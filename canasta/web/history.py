@@ -40,7 +40,9 @@ MAX_REMEMBERED = 5000
 
 
 class SeatClaim(Strict):
-    game: Annotated[str, Field(max_length=32)]
+    # a game id is URL-safe base64 (service.new_id): anything else (a NUL byte, which PostgreSQL refuses
+    # in a query) names no game and is refused before it reaches the database
+    game: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
     token: Token
 
 

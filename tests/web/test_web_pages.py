@@ -104,6 +104,9 @@ def test_history_refuses_malformed_requests(db_url: str, make_server: Callable[.
         assert http.post("/api/history", json={"seats": [{"game": "a"}]}).status_code == 400
         too_many = [{"game": "a", "token": "b"}] * 201
         assert http.post("/api/history", json={"seats": too_many}).status_code == 400
+        # found by the schema fuzz on PostgreSQL: a NUL byte in a game id was a 500 from the database
+        for game in ("\x00", "a\x00b", "", "a b", "../x"):
+            assert http.post("/api/history", json={"seats": [{"game": game, "token": "t"}]}).status_code == 400
         assert http.get("/history").status_code == 200
 
 
