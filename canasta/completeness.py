@@ -26,7 +26,7 @@ folds"):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES
@@ -121,26 +121,70 @@ def _held_by_class(game: Game, seat: int, classes: list[int]) -> list[tuple[int,
     return sorted(by_class.items())
 
 
-def _sub_multisets(held: list[tuple[int, list[int]]], largest: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _is_wild(code: int) -> bool:
+    return code == JOKER or 8 <= code <= 11
+
+
+def clashes_in_a_run_or_set(a: int, b: int) -> bool:
+    """Two natural cards (not a joker or a 2) that differ in both rank and suit: no set and no run holds both."""
+    return a >> 2 != b >> 2 and (a & 3) != (b & 3) and not (_is_wild(a) or _is_wild(b))
+
+
+def clashes_in_a_set(a: int, b: int) -> bool:
+    """Two natural cards (not a joker or a 2) of different ranks: no set holds both."""
+    return a >> 2 != b >> 2 and not (_is_wild(a) or _is_wild(b))
+
+
+def _sub_multisets(held: list[tuple[int, list[int]]], largest: int,
+                   clash: Callable[[int, int], bool] | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """(sorted card classes, one realisation with the lowest codes) of every non-empty multiset of card
     classes of at most ``largest`` cards drawn from ``held`` (sorted by class, so the classes come sorted:
-    the fold key is known without sorting again)."""
-    def grow(start: int, chosen: list[int], chosen_classes: list[int]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-        if chosen:
-            yield tuple(chosen_classes), tuple(chosen)
-        if len(chosen) == largest:
-            return
+    the fold key is known without sorting again).
+
+    With ``clash``, only the multisets whose realisation holds no two cards that clash (a clash
+    in a part stays in every multiset that contains it, so the enumeration stops growing there):
+    see :func:`meld_start_candidates` for why the others need no asking.
+    """
+    out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    classes: list[int] = []
+    cards: list[int] = []
+
+    def grow(start: int) -> None:
         for i in range(start, len(held)):
             cls, codes = held[i]
-            used = 0
-            for k in range(min(len(codes), largest - len(chosen))):
-                chosen.append(codes[k])
-                chosen_classes.append(cls)
-                used += 1
-                yield from grow(i + 1, chosen, chosen_classes)
-            del chosen[len(chosen) - used:]
-            del chosen_classes[len(chosen_classes) - used:]
-    yield from grow(0, [], [])
+            added = 0
+            for code in codes[:largest - len(cards)]:
+                if clash is not None and any(clash(code, other) for other in cards):
+                    break  # more of this class clash too: they realise with this card in them
+                cards.append(code)
+                classes.append(cls)
+                added += 1
+                out.append((tuple(classes), tuple(cards)))
+                if len(cards) < largest:
+                    grow(i + 1)
+            del cards[len(cards) - added:]
+            del classes[len(classes) - added:]
+
+    grow(0)
+    return out
+
+
+def meld_start_candidates(game: Game, held: list[tuple[int, list[int]]]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The ``meld`` candidates: every sub-multiset of up to :data:`MAX_MELD_CARDS` held cards, except those
+    that no meld of the variant can hold, which ``check()`` is sure to refuse:
+
+    - meld-id rules (the Samba family and Burraco): two natural cards of different rank *and*
+      suit (:func:`clashes_in_a_run_or_set`). There ``check()`` accepts a ``meld`` only when the
+      variant's ``arrange_meld`` makes a set (one rank) or a run (one suit) of its cards
+      (:func:`refused_by_shape`); the lemma is checked exhaustively, every multiset of up to
+      four card codes of each such variant's deck, by ``test_clashing_cards_never_make_a_meld``.
+    - set melds (Classic's rules and the variants on them): two natural cards of different ranks
+      (:func:`clashes_in_a_set`): every way a ``meld`` is accepted (``Game._check_meld_like``,
+      ``setrules.check_meld_like``, Mille's joining melds) first refuses naturals of two ranks
+      ("meld-rank", "red-three", "black-three-meld"). Checked on soaked positions of each such
+      rules family by ``test_set_pruning_only_skips_what_check_refuses``.
+    """
+    return _sub_multisets(held, MAX_MELD_CARDS, clashes_in_a_run_or_set if game._ids else clashes_in_a_set)
 
 
 def _meld_targets(game: Game, side: int) -> list[int]:
@@ -183,12 +227,14 @@ def keyed_candidates(game: Game, classes: list[int] | None = None) -> Iterator[t
             yield (MERGE, target, ()), Action(MERGE, (), target)
     for cls, c in singles:
         yield (DISCARD, 0, (cls,)), Action(DISCARD, (c,))
-    hand_size = game.hand_sizes[seat]
-    for meld_classes, cards in _sub_multisets(held, MAX_MELD_CARDS):
+    for meld_classes, cards in meld_start_candidates(game, held):
         yield (MELD, 0, meld_classes), Action(MELD, cards)
-        if len(cards) == 1 or hand_size <= MAX_HAND_FOR_MULTI_ADD:
-            for t in targets:
-                yield (ADD, t, meld_classes), Action(ADD, cards, t)
+    # additions: every held card onto every meld; for a small hand, every sub-multiset
+    additions = _sub_multisets(held, MAX_MELD_CARDS) if game.hand_sizes[seat] <= MAX_HAND_FOR_MULTI_ADD else [
+        ((cls,), (c,)) for cls, c in singles]
+    for add_classes, cards in additions:
+        for t in targets:
+            yield (ADD, t, add_classes), Action(ADD, cards, t)
 
 
 def candidate_actions(game: Game) -> Iterator[Action]:
@@ -243,22 +289,72 @@ def _joining_add(game: Game, action: Action) -> Action | None:
     return Action(ADD, action.cards, rank) if rank in game.melds[game._sides[game.turn]] else None
 
 
-def is_covered(game: Game, action: Action, listed: list[Action] | None = None, depth: int = MAX_STEPS) -> bool:
-    """Whether ``legal_actions()`` covers ``action`` (same fold key, or reachable in listed steps)."""
-    if listed is None:
-        listed = game.legal_actions()
+class _Node:
+    """A position the coverage search visits: its listed actions and their fold keys (computed once),
+    and the positions its listed steps lead to (so the many candidates that share a first step,
+    four-card meld starts over one three-card start, apply it and list the result once)."""
+
+    __slots__ = ("_keys", "_listed", "game", "steps")
+
+    def __init__(self, game: Game, listed: list[Action] | None = None, keys: set[FoldKey] | None = None) -> None:
+        self.game = game
+        self._listed = listed
+        self._keys = keys
+        self.steps: dict[Action, tuple[_Node, int] | None] = {}
+
+    @property
+    def listed(self) -> list[Action]:
+        if self._listed is None:
+            self._listed = self.game.legal_actions()
+        return self._listed
+
+    @property
+    def keys(self) -> set[FoldKey]:
+        if self._keys is None:
+            self._keys = {fold_key(self.game, a) for a in self.listed}
+        return self._keys
+
+    def step(self, part: Action) -> tuple[_Node, int] | None:
+        """(the position after the listed ``part``, target of the meld it made or grew), or None when that
+        cannot be followed (refused, the turn or hand ended, or no single meld changed)."""
+        if part in self.steps:
+            return self.steps[part]
+        game = self.game
+        after = game.copy()
+        followed: tuple[_Node, int] | None = None
+        try:
+            after.apply(part)
+            applied = True
+        except IllegalActionError:
+            applied = False
+        if applied and after.turn == game.turn and after.hand_no == game.hand_no:
+            target = _changed_meld_target(game, after, game._sides[game.turn], part)
+            if target is not None:
+                followed = (_Node(after), target)
+        self.steps[part] = followed
+        return followed
+
+
+def is_covered(game: Game, action: Action, listed: list[Action] | None = None, depth: int = MAX_STEPS,
+               listed_keys: set[FoldKey] | None = None) -> bool:
+    """Whether ``legal_actions()`` covers ``action`` (same fold key, or reachable in listed steps);
+    ``listed`` and ``listed_keys`` (its fold keys), if the caller has them."""
+    return _covered(_Node(game, listed, listed_keys), action, depth)
+
+
+def _covered(node: _Node, action: Action, depth: int) -> bool:
+    game = node.game
     key = fold_key(game, action)
-    if any(fold_key(game, a) == key for a in listed):
+    if key in node.keys:
         return True
     joined = _joining_add(game, action)
     if joined is not None:
-        return is_covered(game, joined, listed, depth)
+        return _covered(node, joined, depth)
     if action.kind not in (MELD, TAKE, ADD) or len(action.cards) < 2 or depth <= 1:
         return False
     want = Counter(key[2])
     seat = game.actor
-    side = game._sides[game.turn]
-    for part in listed:
+    for part in node.listed:
         if part.kind != action.kind or (action.kind == ADD and part.target != action.target):
             continue
         if action.kind == TAKE and part.target != action.target:
@@ -266,33 +362,56 @@ def is_covered(game: Game, action: Action, listed: list[Action] | None = None, d
         have = Counter(card_class(game, c) for c in part.cards)
         if have == want or any(have[c] > want[c] for c in have):
             continue
-        after = game.copy()
-        try:
-            after.apply(part)
-        except IllegalActionError:
+        followed = node.step(part)
+        if followed is None:
             continue
-        target = _changed_meld_target(game, after, side, part)
-        if target is None or after.turn != game.turn or after.hand_no != game.hand_no:
-            continue
-        rest_cards = _realise(after, seat, want - have)
+        after, target = followed
+        rest_cards = _realise(after.game, seat, want - have)
         if rest_cards is None:
             continue
         rest = Action(ADD, rest_cards, target)
-        if _accepted(after, rest) and is_covered(after, rest, depth=depth - 1):
+        if _accepted(after.game, rest) and _covered(after, rest, depth - 1):
             return True
     return False
 
 
-def completeness_misses(game: Game) -> tuple[int, list[Action]]:
+def refused_by_shape(game: Game, action: Action, shapes: dict[tuple[int, ...], bool]) -> bool:
+    """Whether ``check()`` is certain to refuse ``action`` because its cards make no meld at all.
+
+    Only for the meld-id rules (the Samba family and Burraco), and only for ``meld``: there,
+    every way ``check()`` can accept a ``meld`` passes ``action.cards`` unchanged to the
+    variant's ``arrange_meld`` and refuses when it answers with a reason (a string)
+    (``IdTurnRules._ct_new_meld`` and ``IdMeldRules._id_new_meld``; in any other phase a ``meld``
+    is refused before that). ``arrange_meld`` depends on the cards and the variant alone, so its
+    verdict is kept in ``shapes`` (one dict per game: one variant). The test
+    ``test_shape_pruning_only_skips_what_check_refuses`` asks ``check()`` about every pruned
+    candidate of soaked positions.
+    """
+    if action.kind != MELD or not game._ids:
+        return False
+    cards = action.cards
+    refused = shapes.get(cards)
+    if refused is None:
+        variant: Any = game.variant  # a meld-id variant (Samba's or Burraco's class): it has arrange_meld
+        refused = shapes[cards] = isinstance(variant.arrange_meld(cards), str)
+    return refused
+
+
+def completeness_misses(game: Game, shapes: dict[tuple[int, ...], bool] | None = None) -> tuple[int, list[Action]]:
     """(candidates checked, accepted candidates that ``legal_actions()`` does not cover) at ``game``.
 
     Candidates are taken one per fold key (the first realisation, lowest card codes);
     those whose key is listed are covered whatever ``check()`` says and are not asked
-    about. The count is of the candidates passed to ``check()``.
+    about, nor are meld starts that :func:`refused_by_shape` proves ``check()`` refuses
+    (pass the same ``shapes`` dict for every position of one game to keep its verdicts).
+    The count is of the candidates passed to ``check()``.
     """
+    if shapes is None:
+        shapes = {}
     listed = game.legal_actions()
     classes = class_table(game)
     listed_keys = {fold_key(game, a) for a in listed}
+    node = _Node(game, listed, listed_keys)
     seen: set[FoldKey] = set()
     checked = 0
     misses: list[Action] = []
@@ -300,8 +419,10 @@ def completeness_misses(game: Game) -> tuple[int, list[Action]]:
         if key in seen or key in listed_keys:
             continue  # one realisation per fold key (the others have the same effect), and listed ones are covered
         seen.add(key)
+        if refused_by_shape(game, action, shapes):
+            continue
         checked += 1
-        if _accepted(game, action) and not is_covered(game, action, listed):
+        if _accepted(game, action) and not _covered(node, action, MAX_STEPS):
             misses.append(action)
     return checked, misses
 

@@ -261,6 +261,7 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
         seen = 0
         checkpoint = game.copy()
         since: list[Action] = []
+        meld_shapes: dict[tuple[int, ...], bool] = {}  # completeness: arrange_meld's verdicts, one variant a game
         hand_start = 0  # index of the first action of the current hand
         turn_key = (game.hand_no, game.turn)
         turn_actions = turn_retracts = turns_in_hand = 0
@@ -294,7 +295,7 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                     raise _Failure("endless", f"hand {hand_no}: {turns_in_hand} turns, over the bound {turn_bound(game)}")
             legal = game.legal_actions()
             if complete:
-                checked, misses = completeness_misses(game)
+                checked, misses = completeness_misses(game, meld_shapes)
                 stats["positions_checked"] += 1
                 stats["candidates_checked"] += checked
                 if misses:
@@ -473,13 +474,24 @@ def run_complete_rounds(out_path: str, *, variants: list[str], hands: int = 2000
     yet played ``hands`` hands gets chunks of hands worth about ``round_seconds`` of CPU; each chunk's result
     (``run_soak(..., complete=True)``, failures included) is appended to ``out_path`` as a JSON line as soon
     as it finishes, so that a run stopped at any time keeps its figures. Chunk ``k`` of a variant starts at
-    seed ``first_seed + 1000 * k`` (its games take the seeds after it). Stops after ``stop_after_seconds``."""
+    seed ``first_seed + 1000 * k`` (its games take the seeds after it). Stops after ``stop_after_seconds``.
+
+    Resumable: the chunks already in ``out_path`` count, and the next chunk of a variant takes the seed after
+    the last one there, so a run stopped and started again (by a newer checker, say) plays no seed twice."""
     import json
+    import os
 
     from canasta.variants import VARIANTS
 
     done = {v: 0 for v in variants}
     chunks = {v: 0 for v in variants}
+    if os.path.exists(out_path):
+        with open(out_path, encoding="utf-8") as previous:
+            for line in previous:
+                row = json.loads(line)
+                if row["variant"] in done:
+                    done[row["variant"]] += row["hands"]
+                    chunks[row["variant"]] = max(chunks[row["variant"]], (row["seeds"][0] - first_seed) // 1000 + 1)
     per_hand = {v: 1.0 for v in variants}  # CPU seconds a hand, re-estimated after every chunk
     start = time.perf_counter()
     while any(done[v] < hands for v in variants):

@@ -4,6 +4,8 @@ canasta.completeness (issue 17, defect 3 and "Completeness, not only soundness")
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from canasta.completeness import card_class, completeness_misses, fold_key, is_covered
@@ -68,7 +70,7 @@ def test_fold_keeps_what_the_rules_tell_apart() -> None:
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from canasta.errors import CanastaError  # noqa: E402
+from canasta.errors import CanastaError, IllegalActionError  # noqa: E402
 from canasta.soak import run_soak  # noqa: E402
 
 #: Cards a built hand is drawn from: wild cards, threes of both colours, pairs and more of a few ranks,
@@ -211,3 +213,117 @@ def test_checker_reports_an_injected_omission(variant: str, kind: str, monkeypat
     assert checked > 0
     assert dropped_key in {fold_key(game, a) for a in misses}, (
         f"{variant}: dropped {format_action(dropped)}, checker reported {[format_action(a) for a in misses]}")
+
+
+# ------------------------------------------------------------------ what the checker may skip without asking
+#: The variants on the meld-id rules, whose meld starts the checker prunes by shape (canasta.completeness).
+_MELD_ID_VARIANTS = ("samba", "bolivian", "brazilian", "chilean", "italian", "burraco")
+
+
+@pytest.mark.parametrize("variant", _MELD_ID_VARIANTS)
+def test_clashing_cards_never_make_a_meld(variant: str) -> None:
+    """The lemma `meld_start_candidates` rests on, checked exhaustively: in the meld-id variants, a
+    multiset of up to four card codes holding two natural cards of different rank and different suit
+    is neither a set ('three to seven cards of the same rank') nor a run ('cards of the same suit, in
+    consecutive order'): the variant's ``arrange_meld`` answers with a reason, so ``check()`` refuses it."""
+    from itertools import combinations_with_replacement
+
+    from canasta.completeness import clashes_in_a_run_or_set
+
+    game = Game(variant, 4, 1)
+    codes = sorted(set(game.variant.deck()))
+    tried = 0
+    for size in range(2, 5):
+        for cards in combinations_with_replacement(codes, size):
+            if any(clashes_in_a_run_or_set(a, b) for a, b in combinations_with_replacement(cards, 2)):
+                tried += 1
+                assert isinstance(game.variant.arrange_meld(cards), str), [format_action(Action("meld", cards))]
+    assert tried > 100_000
+
+
+@pytest.mark.parametrize("variant", ["samba", "italian", "burraco"])
+def test_shape_pruning_only_skips_what_check_refuses(variant: str) -> None:
+    """At soaked positions, every meld start of up to four held cards that the checker does not ask
+    ``check()`` about (clashing cards, or ``arrange_meld`` says no) is refused by ``check()``."""
+    import random
+
+    from canasta.completeness import (
+        MAX_MELD_CARDS,
+        _held_by_class,
+        _sub_multisets,
+        class_table,
+        meld_start_candidates,
+        refused_by_shape,
+    )
+
+    rng = random.Random(3)
+    game = Game(variant, 4, 3)
+    shapes: dict[tuple[int, ...], bool] = {}
+    positions = skipped = 0
+    while positions < 25 and not game.is_over:
+        legal = game.legal_actions()
+        if game.phase == "play":
+            positions += 1
+            held = _held_by_class(game, game.actor, class_table(game))
+            asked = {cards for _, cards in meld_start_candidates(game, held)}
+            for _, cards in _sub_multisets(held, MAX_MELD_CARDS):
+                action = Action("meld", cards)
+                if cards not in asked or refused_by_shape(game, action, shapes):
+                    skipped += 1
+                    with pytest.raises(IllegalActionError):
+                        game.check(action)
+        building = [a for a in legal if a.kind in ("meld", "add", "take")]
+        game.apply(rng.choice(building if building and rng.random() < 0.7 else legal))
+    assert positions == 25 and skipped > 1000
+
+
+@pytest.mark.parametrize("variant", ["classic", "mille", "american", "hand-and-foot", "triple-play", "cuban"])
+def test_set_pruning_only_skips_what_check_refuses(variant: str) -> None:
+    """Set-meld variants: at soaked positions, every meld start of up to four held cards that the checker does
+    not ask ``check()`` about (natural cards of two ranks: 'a meld is three or more cards of one rank') is
+    refused by ``check()``."""
+    import random
+
+    from canasta.completeness import MAX_MELD_CARDS, _held_by_class, _sub_multisets, class_table, meld_start_candidates
+
+    rng = random.Random(4)
+    players = 2 if variant == "mille" else 4
+    game = Game(variant, players, 4)
+    positions = skipped = 0
+    while positions < 30:
+        if game.is_over:
+            game = Game(variant, players, rng.randrange(10_000))
+        legal = game.legal_actions()
+        if game.phase == "play":
+            positions += 1
+            held = _held_by_class(game, game.actor, class_table(game))
+            asked = {cards for _, cards in meld_start_candidates(game, held)}
+            for _, cards in _sub_multisets(held, MAX_MELD_CARDS):
+                if cards not in asked:
+                    skipped += 1
+                    with pytest.raises(IllegalActionError):
+                        game.check(Action("meld", cards))
+        building = [a for a in legal if a.kind in ("meld", "add", "take")]
+        game.apply(rng.choice(building if building and rng.random() < 0.7 else legal))
+    assert skipped > 500
+
+
+def test_complete_rounds_resume_without_replaying_a_seed(tmp_path: Path) -> None:
+    """The long completeness run is resumable: the chunks already written count, and a second start
+    continues with the seeds after them (so a faster checker can take over a running soak)."""
+    import json
+    from itertools import pairwise
+
+    from canasta.soak import run_complete_rounds
+
+    out = tmp_path / "complete.jsonl"
+    run_complete_rounds(str(out), variants=["classic"], hands=2, round_seconds=0.01)
+    first = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    run_complete_rounds(str(out), variants=["classic"], hands=4, round_seconds=0.01)
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows[:len(first)] == first and len(rows) > len(first)
+    assert sum(row["hands"] for row in rows) >= 4 and all(row["misses"] == 0 for row in rows)
+    starts = [row["seeds"][0] for row in rows]
+    assert len(set(starts)) == len(starts) and starts == sorted(starts)
+    seeds = [row["seeds"] for row in rows]
+    assert all(earlier[1] < later[0] for earlier, later in pairwise(seeds))
