@@ -27,12 +27,14 @@ results file as they go (``checkpoint``) and pick up where they stopped (``resum
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 import multiprocessing
 import os
 import statistics
 import time
+import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +67,31 @@ def outside_factory(spec: str) -> PlayerFactory | None:
     return factory
 
 
+def _setting_reader(kind: Any) -> Callable[[str], Any]:
+    """How a setting's text becomes a value of the constructor parameter's type (``int | None`` reads an int)."""
+    args = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
+    kind = args[0]
+    if kind is bool:
+        def read_bool(text: str) -> bool:
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{text!r} is not a yes/no value (1/0, true/false)")
+        return read_bool
+    if kind in (int, float, str):
+        return kind  # type: ignore[no-any-return]
+    raise TypeError(f"no reader for {kind!r}")
+
+
+def expert_settings() -> dict[str, Callable[[str], Any]]:
+    """Every ExpertPlayer constructor parameter an ``expert:key=value`` spec may set, read from its
+    signature (so a new setting needs no change here), with how its text is read."""
+    hints = typing.get_type_hints(ExpertPlayer.__init__)
+    return {name: _setting_reader(hints[name]) for name in inspect.signature(ExpertPlayer.__init__).parameters
+            if name not in ("self", "seed", "style")}
+
+
 def make_player(spec: str, seed: int | str) -> Player:
     """A player from ``name``, ``expert:key=value:...`` (ExpertPlayer settings),
     ``basic:key=value:...`` (a BasicStyle: how the tuned styles are compared), an outside
@@ -94,22 +121,20 @@ def make_player(spec: str, seed: int | str) -> Player:
         return BasicPlayer(seed, style=BasicStyle(**style))
     if kind != "expert":
         raise ValueError(f"only 'expert' and 'basic' take settings, not {name!r}")
+    settings = expert_settings()
     kwargs: dict[str, Any] = {}
     for p in params:
         key, sep, value = p.partition("=")
-        if not sep or key not in ("worlds", "max_rollouts", "max_rollout", "seconds", "margin_se", "discards",
-                                  "objective", "search", "leaf", "horizon", "read_passes", "pass_danger"):
-            raise ValueError(f"expert setting {p!r}: use worlds=N, max_rollouts=N, max_rollout=N, "
-                             "seconds=S, margin_se=X, discards=N, objective=margin|win, search=all|key, "
-                             "leaf=rollout|value, horizon=N, read_passes=0|1 or pass_danger=X")
-        if key in ("objective", "search", "leaf"):
-            kwargs[key] = value
-        elif key == "read_passes":
-            kwargs[key] = bool(int(value))
-        elif key == "pass_danger":  # the base and rollout style's weight for ranks the next player passed on
+        if not sep or (key not in settings and key != "pass_danger"):
+            raise ValueError(f"expert setting {p!r}: use key=value with a key of "
+                             f"{', '.join(sorted(settings))} or pass_danger")
+        if key == "pass_danger":  # the base and rollout style's weight for ranks the next player passed on
             kwargs["style"] = dataclasses.replace(kwargs.get("style", EXPERT_STYLE), pass_danger=float(value))
-        else:
-            kwargs[key] = float(value) if key in ("seconds", "margin_se") else int(value)
+            continue
+        try:
+            kwargs[key] = settings[key](value)
+        except ValueError as exc:
+            raise ValueError(f"expert setting {p!r}: {exc}") from None
     return ExpertPlayer(seed, **kwargs)
 
 

@@ -53,6 +53,23 @@ def test_player_specs() -> None:
         make_player("random:hold_back=3", 1)
 
 
+def test_every_expert_setting_is_reachable_from_the_arena() -> None:
+    """Every ExpertPlayer constructor parameter is an ``expert:`` setting, read as its type (the parser
+    follows the signature): the learned value (``value=``) and the discard safety (``safe=``) included."""
+    import inspect
+
+    from canasta.arena import expert_settings
+
+    names = set(inspect.signature(ExpertPlayer.__init__).parameters) - {"self", "seed", "style"}
+    assert set(expert_settings()) == names
+    p = make_player("expert:value=net-v2:safe=0:read_passes=true:value_worlds=3:seconds=0.25", 1)
+    assert isinstance(p, ExpertPlayer) and p.safe_discards is False and p.read_passes is True
+    assert p.value_worlds == 3 and p.seconds == 0.25
+    for bad in ("expert:safe=maybe", "expert:worlds=many", "expert:bogus=1", "expert:value=nonesuch"):
+        with pytest.raises(ValueError):
+            make_player(bad, 1)
+
+
 def test_basic_styles_are_named_in_the_arena() -> None:
     """The self-play comparison of BasicPlayer styles that tuned the expert's base policy runs
     through the arena: ``basic:wild_completes=5:black_three_cost=0``."""
