@@ -26,7 +26,7 @@ folds"):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES
@@ -135,13 +135,19 @@ def clashes_in_a_set(a: int, b: int) -> bool:
     return a >> 2 != b >> 2 and not (_is_wild(a) or _is_wild(b))
 
 
+#: Per card code, the codes it clashes with (the two predicates above as tables: the enumeration asks often).
+_CLASH_IN_A_RUN_OR_SET = [frozenset(b for b in range(NUM_CODES) if clashes_in_a_run_or_set(a, b)) for a in range(NUM_CODES)]
+_CLASH_IN_A_SET = [frozenset(b for b in range(NUM_CODES) if clashes_in_a_set(a, b)) for a in range(NUM_CODES)]
+
+
 def _sub_multisets(held: list[tuple[int, list[int]]], largest: int,
-                   clash: Callable[[int, int], bool] | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+                   clash: list[frozenset[int]] | None = None) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """(sorted card classes, one realisation with the lowest codes) of every non-empty multiset of card
     classes of at most ``largest`` cards drawn from ``held`` (sorted by class, so the classes come sorted:
     the fold key is known without sorting again).
 
-    With ``clash``, only the multisets whose realisation holds no two cards that clash (a clash
+    With ``clash`` (per code, the codes it clashes with), only the multisets whose realisation holds
+    no two cards that clash (a clash
     in a part stays in every multiset that contains it, so the enumeration stops growing there):
     see :func:`meld_start_candidates` for why the others need no asking.
     """
@@ -154,7 +160,7 @@ def _sub_multisets(held: list[tuple[int, list[int]]], largest: int,
             cls, codes = held[i]
             added = 0
             for code in codes[:largest - len(cards)]:
-                if clash is not None and any(clash(code, other) for other in cards):
+                if clash is not None and not clash[code].isdisjoint(cards):
                     break  # more of this class clash too: they realise with this card in them
                 cards.append(code)
                 classes.append(cls)
@@ -184,7 +190,7 @@ def meld_start_candidates(game: Game, held: list[tuple[int, list[int]]]) -> list
       ("meld-rank", "red-three", "black-three-meld"). Checked on soaked positions of each such
       rules family by ``test_set_pruning_only_skips_what_check_refuses``.
     """
-    return _sub_multisets(held, MAX_MELD_CARDS, clashes_in_a_run_or_set if game._ids else clashes_in_a_set)
+    return _sub_multisets(held, MAX_MELD_CARDS, _CLASH_IN_A_RUN_OR_SET if game._ids else _CLASH_IN_A_SET)
 
 
 def _meld_targets(game: Game, side: int) -> list[int]:
