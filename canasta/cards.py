@@ -36,6 +36,22 @@ def card(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
+#: The codes of the 2s (wild in every variant), and of the threes by colour.
+TWO_CODES = tuple(card(TWO, suit) for suit in (SPADES, HEARTS, DIAMONDS, CLUBS))
+BLACK_THREE_CODES = (card(THREE, SPADES), card(THREE, CLUBS))
+RED_THREE_CODES = (card(THREE, HEARTS), card(THREE, DIAMONDS))
+LOWEST_TWO, HIGHEST_TWO = min(TWO_CODES), max(TWO_CODES)
+
+
+def is_two(code: int) -> bool:
+    return LOWEST_TWO <= code <= HIGHEST_TWO
+
+
+def is_wild_card(code: int) -> bool:
+    """A joker or a 2: the wild cards of every variant of the family."""
+    return code == JOKER or LOWEST_TWO <= code <= HIGHEST_TWO
+
+
 def rank_of(code: int) -> int:
     """Rank 2..14 of a suited card, JOKER_RANK for a joker."""
     return JOKER_RANK if code == JOKER else code >> 2

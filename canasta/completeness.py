@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from canasta.cards import JOKER, NUM_CODES
+from canasta.cards import BLACK_THREE_CODES, JOKER, LOWEST_TWO, NUM_CODES, RED_THREE_CODES, THREE, is_two, is_wild_card
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -58,9 +58,6 @@ MAX_HAND_FOR_MULTI_ADD = 4
 #: Depth of the "reachable in steps" search (a four-card action needs at most three steps).
 MAX_STEPS = 4
 
-_TWOS = (8, 9, 10, 11)
-_BLACK_THREES = (12, 15)
-_RED_THREES = (13, 14)
 
 
 def card_class(game: Game, code: int) -> int:
@@ -80,13 +77,13 @@ def card_class(game: Game, code: int) -> int:
     if game._ids:
         if not game._ct:
             return code
-        if 8 <= code <= 11:
-            return 8
-        return 12 if code in _BLACK_THREES else code
-    if 8 <= code <= 11:
-        return 8
-    if code >> 2 == 3 and not game._threes_ordinary:
-        return 12 if code in _BLACK_THREES else 13
+        if is_two(code):
+            return LOWEST_TWO
+        return BLACK_THREE_CODES[0] if code in BLACK_THREE_CODES else code
+    if is_two(code):
+        return LOWEST_TWO
+    if code >> 2 == THREE and not game._threes_ordinary:
+        return BLACK_THREE_CODES[0] if code in BLACK_THREE_CODES else RED_THREE_CODES[0]
     if code in game._special_codes:
         return code
     base = (code >> 2) * 4
@@ -121,18 +118,14 @@ def _held_by_class(game: Game, seat: int, classes: list[int]) -> list[tuple[int,
     return sorted(by_class.items())
 
 
-def _is_wild(code: int) -> bool:
-    return code == JOKER or 8 <= code <= 11
-
-
 def clashes_in_a_run_or_set(a: int, b: int) -> bool:
     """Two natural cards (not a joker or a 2) that differ in both rank and suit: no set and no run holds both."""
-    return a >> 2 != b >> 2 and (a & 3) != (b & 3) and not (_is_wild(a) or _is_wild(b))
+    return a >> 2 != b >> 2 and (a & 3) != (b & 3) and not (is_wild_card(a) or is_wild_card(b))
 
 
 def clashes_in_a_set(a: int, b: int) -> bool:
     """Two natural cards (not a joker or a 2) of different ranks: no set holds both."""
-    return a >> 2 != b >> 2 and not (_is_wild(a) or _is_wild(b))
+    return a >> 2 != b >> 2 and not (is_wild_card(a) or is_wild_card(b))
 
 
 #: Per card code, the codes it clashes with (the two predicates above as tables: the enumeration asks often).
@@ -288,7 +281,7 @@ def _joining_add(game: Game, action: Action) -> Action | None:
     """Where melds of a rank join (Mille's ``MELDS_JOIN``), a ``meld`` of a rank the side has is an ``add``."""
     if action.kind != MELD or game._ids or not game.variant.MELDS_JOIN:
         return None
-    ranks = {c >> 2 for c in action.cards if not (c == JOKER or 8 <= c <= 11)}
+    ranks = {c >> 2 for c in action.cards if not is_wild_card(c)}
     if len(ranks) != 1:
         return None
     rank = ranks.pop()
