@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from canasta.cards import JOKER, NUM_CODES, THREE, parse_card, parse_rank
+from canasta.cards import JOKER, NUM_CODES, RED_THREE_CODES, THREE, is_two, is_wild_card, parse_card, parse_rank
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -117,12 +117,12 @@ RED_THREE_LAYOUT = SPECIAL_HAND_BASE + len(SPECIAL_HANDS)
 
 
 def _is_wild(code: int) -> bool:
-    return code == JOKER or 8 <= code <= 11
+    return is_wild_card(code)
 
 
 def _shape(cards: Sequence[int]) -> tuple[int, int, int]:
     jokers = sum(1 for c in cards if c == JOKER)
-    twos = sum(1 for c in cards if 8 <= c <= 11)
+    twos = sum(1 for c in cards if is_two(c))
     return len(cards) - jokers - twos, jokers, twos
 
 
@@ -186,7 +186,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
             raise ValueError(f"no index for {action!r}")
         return _discard_index(action.cards[0])
     if kind in (MELD, ADD):
-        if (kind == MELD and len(action.cards) == 1 and action.cards[0] in (13, 14) and variant is not None
+        if (kind == MELD and len(action.cards) == 1 and action.cards[0] in RED_THREE_CODES and variant is not None
                 and _xr(variant)):
             return RED_THREE_LAYOUT
         shape = _shape(action.cards)
@@ -718,7 +718,7 @@ def _pass_kind(code: int) -> int:
     if rank == 2:
         return 1
     if rank == THREE:
-        return 3 if code in (13, 14) else 2
+        return 3 if code in RED_THREE_CODES else 2
     return rank
 
 

@@ -10,7 +10,7 @@ See docs/notation.md.
 
 from __future__ import annotations
 
-from canasta.cards import format_card, format_rank, parse_card, parse_rank
+from canasta.cards import format_card, format_rank, is_wild_card, parse_card, parse_rank
 from canasta.engine.actions import ADD, DISCARD, KEEP, KINDS, MELD, MERGE, SPECIAL, SPECIAL_HANDS, TAKE, Action
 from canasta.errors import NotationError
 
@@ -104,7 +104,7 @@ def parse_action(text: str) -> Action:
                 target = 0
     cards = tuple(parse_card(a) for a in args)
     if verb == ADD and target == 0:
-        naturals = [c for c in cards if c != 60 and not 8 <= c <= 11]
+        naturals = [c for c in cards if not is_wild_card(c)]
         if not naturals:
             raise NotationError("add with only wild cards must name the meld, e.g. 'add K 2c'")
         target = naturals[0] >> 2

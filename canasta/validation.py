@@ -22,13 +22,12 @@ Checked:
 
 from __future__ import annotations
 
-from canasta.cards import NUM_CODES
+from canasta.cards import BLACK_THREE_CODES, NUM_CODES, RED_THREE_CODES
 from canasta.engine.game import P_ANSWER, P_DRAW, P_OVER, P_PLAY, Game
 from canasta.errors import CanastaError
 
-#: codes of the threes (3c, 3h, 3d, 3s) and of the red ones (3h, 3d)
-THREE_CODES = (12, 13, 14, 15)
-RED_THREE_CODES = (13, 14)
+#: codes of the threes of both colours
+THREE_CODES = tuple(sorted(BLACK_THREE_CODES + RED_THREE_CODES))
 PASS_PHASE = "pass"  # Hand and Foot's hand-passing deal (canasta.engine.feet.P_PASS)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from canasta.cards import format_card
+from canasta.cards import format_card, is_wild_card
 from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, KEEP, MELD, MERGE, NO, TAKE, YES, Action
 from canasta.engine.game import Game
 from canasta.errors import IllegalActionError, NotationError, OptionError
@@ -642,7 +642,7 @@ class TerminalGame:
 
     def move_group(self, a: Action) -> str:
         if a.kind == MELD:
-            naturals = [c for c in a.cards if not (c == 60 or 8 <= c <= 11)]
+            naturals = [c for c in a.cards if not is_wild_card(c)]
             ranks = {c >> 2 for c in naturals}
             if len(ranks) > 1:
                 return "meld a run"
