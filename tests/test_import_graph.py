@@ -22,7 +22,6 @@ KNOWN_CYCLES = [
     {"canasta.scoring", "canasta.variants.classic"},
     {"canasta.engine.idmelds", "canasta.engine.idturn"},
     {"canasta.engine", "canasta.engine.feet", "canasta.engine.game", "canasta.engine.setrules"},
-    {"canasta.players", "canasta.players.expert", "canasta.players.levels", "canasta.players.value"},
 ]
 
 
