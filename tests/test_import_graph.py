@@ -18,7 +18,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "canasta"
 #: and idturn.py; scoring.py and variants/classic.py; engine/actions.py and notation.py;
 #: players/expert.py and value.py), plus the web package importing its own app
 KNOWN_CYCLES = [
-    {"canasta.engine", "canasta.engine.feet", "canasta.engine.game", "canasta.engine.setrules"},
 ]
 
 

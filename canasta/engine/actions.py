@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from canasta.cards import format_card, format_rank
+from canasta.cards import NUM_CODES, format_card, format_rank
 
 DRAW = "draw"        # draw from the stock
 TAKE = "take"        # take the discard pile; cards = cards from hand melded with the top card
@@ -93,6 +93,31 @@ YES_ACTION = Action(YES)
 NO_ACTION = Action(NO)
 RETRACT_ACTION = Action(RETRACT)
 END_ACTION = Action(END)
+
+# Interned actions: legal-action generation is the hot path of every bot and benchmark (the Game's
+# and the Modern American rules' of canasta.engine.setrules share them).
+#: the discard of each card code
+DISCARD_ACTIONS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
+#: the addition of each natural card code to the meld of its rank
+ADD_NATURAL_ACTIONS = [Action(ADD, (c,), c >> 2) for c in range(NUM_CODES)]
+_ADD_WILD: dict[tuple[int, int], Action] = {}
+_MELD_CACHE: dict[tuple[int, ...], Action] = {}
+
+
+def add_wild_action(w: int, rank: int) -> Action:
+    """The addition of the wild card ``w`` to the meld of ``rank`` (interned)."""
+    a = _ADD_WILD.get((w, rank))
+    if a is None:
+        a = _ADD_WILD[(w, rank)] = Action(ADD, (w,), rank)
+    return a
+
+
+def meld_action(cards: tuple[int, ...]) -> Action:
+    """The new meld of ``cards`` (interned)."""
+    a = _MELD_CACHE.get(cards)
+    if a is None:
+        a = _MELD_CACHE[cards] = Action(MELD, cards)
+    return a
 
 
 def special_action(name: str) -> Action:
