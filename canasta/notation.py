@@ -10,51 +10,24 @@ See docs/notation.md.
 
 from __future__ import annotations
 
-from canasta.cards import format_card, format_rank, is_wild_card, parse_card, parse_rank
+from canasta.cards import is_wild_card, parse_card, parse_rank
 from canasta.engine.actions import ADD, DISCARD, KEEP, KINDS, MELD, MERGE, SPECIAL, SPECIAL_HANDS, TAKE, Action
+
+# Formatting, the meld-id targets and the wild meld's word live with Action (str(action) formats
+# it; canasta.engine.actions imports nothing above it) and are re-exported here, where they always were.
+from canasta.engine.actions import ID_BASE as ID_BASE
+from canasta.engine.actions import MERGE_STRIDE as MERGE_STRIDE
+from canasta.engine.actions import WILD_TARGET as _WILD_TARGET
+from canasta.engine.actions import format_action as format_action
+from canasta.engine.actions import merge_ids as merge_ids
+from canasta.engine.actions import merge_target as merge_target
 from canasta.errors import NotationError
-
-_WILD_TARGET = "W"
-#: ``add #n ...`` names meld n of a variant with meld ids; its action target is ID_BASE + n.
-ID_BASE = 100
-#: ``merge #a #b`` (a < b) has the action target ID_BASE + a + MERGE_STRIDE * b.
-MERGE_STRIDE = 1000
-
-
-def merge_target(a: int, b: int) -> int:
-    """The action target of ``merge #a #b``: set ``b`` combined into set ``a``."""
-    return ID_BASE + a + MERGE_STRIDE * b
-
-
-def merge_ids(target: int) -> tuple[int, int]:
-    """(a, b) of a ``merge`` action's target (see :func:`merge_target`)."""
-    b, rest = divmod(target, MERGE_STRIDE)
-    return rest - ID_BASE, b
 
 
 def _meld_id(word: str) -> int:
     if not word.startswith("#") or not word[1:].isdigit() or not 1 <= int(word[1:]) < MERGE_STRIDE - ID_BASE:
         raise NotationError(f"{word!r} is not a meld id (write e.g. #3)")
     return int(word[1:])
-
-
-def format_action(action: Action) -> str:
-    parts = [action.kind]
-    if action.kind == SPECIAL:
-        t = action.target
-        parts.append(SPECIAL_HANDS[t - 1] if 1 <= t <= len(SPECIAL_HANDS) else f"?{t}")
-    elif action.kind == KEEP:
-        parts.append(str(action.target))
-    elif action.kind == MERGE:
-        a, b = merge_ids(action.target)
-        parts += [f"#{a}", f"#{b}"]
-    elif action.kind == TAKE and action.target >= ID_BASE:  # Samba: 'take #n', the top card onto meld n
-        parts.append(f"#{action.target - ID_BASE}")
-    elif action.kind == ADD:
-        t = action.target
-        parts.append(_WILD_TARGET if t == 1 else f"#{t - ID_BASE}" if t >= ID_BASE else format_rank(t))
-    parts.extend(format_card(c) for c in action.cards)
-    return " ".join(parts)
 
 
 def parse_action(text: str) -> Action:

@@ -7,21 +7,15 @@ so a hand is scored by exactly one piece of code.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any
+
+# defined with the variants, whose scoring hooks return it; re-exported here, where it always was
+from canasta.variants.base import SideScore as SideScore
 
 if TYPE_CHECKING:
     from canasta.variants.classic import Classic
 
 HandScore = dict[str, Any]
-
-
-class SideScore(TypedDict):
-    total: int
-    items: dict[str, int]
-    #: Mille: the naturals of the hand (asterisks on the score sheet).
-    naturals: NotRequired[int]
-    #: Mille: a negative hand score (a chapeau).
-    chapeau: NotRequired[bool]
 
 
 def score_side(v: Classic, *, melds: list[tuple[int, list[int]]], red_threes: list[int],

@@ -34,6 +34,7 @@ from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
+from canasta.engine.setmeld import max_meld_value
 from canasta.errors import IllegalActionError, InconsistentPositionError
 
 _TWO_CODES = (8, 9, 10, 11)
@@ -588,13 +589,11 @@ class FootRules:
         rest = min(v.pile_take - 1, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
-            from canasta.engine.game import _max_meld_value
-
             value = v.values[top] + sum(v.values[c] for c in cards)
             left = list(hand)
             for c in cards:
                 left[c] -= 1
-            if value + _max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
+            if value + max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
                 return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
                          f"the top card and your hand cannot make it ({v.rule_source('minimum-count')})")
             if value < self.minimum(side):

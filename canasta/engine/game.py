@@ -13,19 +13,18 @@ from __future__ import annotations
 from collections.abc import Sized
 from typing import Any
 
+import canasta.engine.chance as _chance
+import canasta.engine.setrules as _sr
 from canasta.cards import (
     JOKER,
     NUM_CODES,
     THREE,
-    TWO,
     format_card,
     format_rank,
     is_black_three,
     is_red_three,
     sort_key,
 )
-from canasta.engine import chance as _chance
-from canasta.engine import setrules as _sr
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -47,9 +46,16 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.actions import ADD_NATURAL_ACTIONS as _ADD_NATURAL
+from canasta.engine.actions import DISCARD_ACTIONS as _DISCARD_ACTIONS
+from canasta.engine.actions import add_wild_action as _add_wild
+from canasta.engine.actions import meld_action as _meld
 from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.idmelds import IdMeldRules
 from canasta.engine.idturn import RETRACTED_THIS_TURN
+from canasta.engine.setmeld import WILD_RANK, Meld  # defined there (setrules and feet use them too); re-exported
+from canasta.engine.setmeld import max_meld_value as _max_meld_value
+from canasta.engine.setmeld import wild_mixes as wild_mixes
 from canasta.errors import IllegalActionError, InconsistentPositionError, OptionError, SchemaError
 from canasta.scoring import HandScore, SideScore, score_side
 from canasta.variants import find_variant
@@ -64,76 +70,13 @@ P_ANSWER = "answer"  # partner answers "may I go out?"
 P_OVER = "over"      # game finished
 # P_PASS ("pass", canasta.engine.feet): Hand and Foot's hand-passing deal, each seat keeps a pile as its foot
 
-WILD_RANK = 1  # pseudo-rank of a meld made only of wild cards (table-rule option)
 _NATURAL_RANKS = range(4, 15)
 _TWO_CODES = (8, 9, 10, 11)
 _BLACK_THREE_CODES = (12, 15)
 
 
-# Interned actions: legal-action generation is the hot path of every bot and benchmark.
-_DISCARD_ACTIONS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
-_ADD_NATURAL = [Action(ADD, (c,), c >> 2) for c in range(NUM_CODES)]
-_ADD_WILD: dict[tuple[int, int], Action] = {}
-_MELD_CACHE: dict[tuple[int, ...], Action] = {}
-
-
-def _add_wild(w: int, rank: int) -> Action:
-    a = _ADD_WILD.get((w, rank))
-    if a is None:
-        a = _ADD_WILD[(w, rank)] = Action(ADD, (w,), rank)
-    return a
-
-
-def _meld(cards: tuple[int, ...]) -> Action:
-    a = _MELD_CACHE.get(cards)
-    if a is None:
-        a = _MELD_CACHE[cards] = Action(MELD, cards)
-    return a
-
-
-def wild_mixes(hand: list[int], n: int) -> list[tuple[int, ...]]:
-    """Every choice of ``n`` wild cards from ``hand``: each count of jokers held with 2s for the rest. A 2
-    stands for every 2 (suits of wild cards never matter), but a joker and a 2 differ (their values, and
-    American's pure-deuces canasta), so each mix is a move of its own."""
-    twos = [c for c in _TWO_CODES for _ in range(hand[c])]
-    return [(JOKER,) * jokers + tuple(twos[:n - jokers])
-            for jokers in range(max(0, n - len(twos)), min(n, hand[JOKER]) + 1)]
-
-
 def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
-
-
-class Meld:
-    """A meld on the table: cards of one rank plus wild cards."""
-
-    __slots__ = ("cards", "naturals", "rank", "wilds")
-
-    def __init__(self, rank: int, cards: list[int] | None = None) -> None:
-        self.rank = rank
-        self.cards: list[int] = []
-        self.naturals = 0
-        self.wilds = 0
-        for c in cards or ():
-            self.put(c)
-
-    def put(self, code: int) -> None:
-        self.cards.append(code)
-        if _is_wild(code) and self.rank != WILD_RANK:
-            self.wilds += 1
-        else:
-            self.naturals += 1
-
-    @property
-    def size(self) -> int:
-        return len(self.cards)
-
-    def copy(self) -> Meld:
-        m = Meld(self.rank)
-        m.cards = list(self.cards)
-        m.naturals = self.naturals
-        m.wilds = self.wilds
-        return m
 
 
 def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
@@ -1948,28 +1891,6 @@ def _discard_kind(code: int) -> int:
     if r == THREE:
         return code
     return r * 4
-
-
-def _max_meld_value(v: Classic, counts: list[int], exclude_rank: int) -> int:
-    """An upper bound on the points the hand could meld now (for the initial-meld take check)."""
-    jokers = counts[JOKER]
-    twos = sum(counts[c] for c in _TWO_CODES)
-    total = 0
-    pairs: list[int] = []
-    for r in _NATURAL_RANKS:
-        base = r * 4
-        n = counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
-        if r == exclude_rank:
-            total += n * v.values[base]  # joins the meld with the top card
-            continue
-        if n >= 3:
-            total += n * v.values[base]
-        elif n == 2:
-            pairs.append(2 * v.values[base])
-    wilds = jokers + twos
-    pairs.sort(reverse=True)
-    total += sum(pairs[:wilds])
-    return total + jokers * v.values[JOKER] + twos * v.values[TWO * 4]
 
 
 __all__ = ["P_ANSWER", "P_DRAW", "P_OVER", "P_PLAY", "SCHEMA_VERSION", "WILD_RANK", "Game", "Meld", "_is_wild"]

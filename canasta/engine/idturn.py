@@ -52,6 +52,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.idmeld import IdMeld
 from canasta.engine.runs import is_wild
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_ids, merge_target
@@ -520,8 +521,6 @@ class ClassicIdTurn:
         return True
 
     def _ct_new_meld(self, action: Action) -> tuple[Any, str]:
-        from canasta.engine.idmelds import IdMeld
-
         side = self._sides[self.turn]
         v = self.variant
         if action.kind == MELD:
@@ -609,8 +608,6 @@ class ClassicIdTurn:
 
     def _ct_merged(self, side: int, a: int, b: int) -> tuple[Any, str, str]:
         """(meld a with meld b combined into it, or None; the rule and the reason when it cannot be)."""
-        from canasta.engine.idmelds import IdMeld
-
         v = self.variant
         if not v.MERGE_SETS:
             return None, "unknown-action", f"{v.title} has no 'merge' action"
@@ -756,8 +753,6 @@ class ClassicIdTurn:
             self._forget_known(seat, cards)
 
     def _ct_do_take(self, action: Action) -> None:
-        from canasta.engine.idmelds import IdMeld
-
         v = self.variant
         seat = self.turn
         side = self._sides[seat]

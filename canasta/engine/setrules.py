@@ -21,25 +21,98 @@ The functions take the game as their first argument; the variant supplies the da
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from canasta.cards import JOKER, format_card, format_rank
 from canasta.engine.actions import (
     ADD,
+    ADD_NATURAL_ACTIONS,
     ASK_ACTION,
     DISCARD,
+    DISCARD_ACTIONS,
     END_ACTION,
     MELD,
     RETRACT_ACTION,
     SPECIAL,
     SPECIAL_HANDS,
     Action,
+    add_wild_action,
+    meld_action,
 )
+from canasta.engine.setmeld import wild_mixes
 from canasta.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from canasta.engine.game import Game, Meld
+    from canasta.engine.setmeld import Meld
     from canasta.variants.american import American
+    from canasta.variants.classic import Classic
+
+
+class SetRulesGame(Protocol):
+    """The game as these rules read and change it: the part of :class:`canasta.engine.game.Game` they use.
+
+    The game imports this module (it sends Modern American's decision points here), so this module names
+    the game by what it uses instead of importing it back: the one implementation is ``Game``, and mypy
+    checks that it fits wherever the game passes itself to these functions.
+    """
+
+    variant: Classic
+    num_sides: int
+    hand_no: int
+    turn: int
+    phase: str
+    stock: list[int]
+    pile: list[int]
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    melds: list[dict[int, Meld]]
+    red_threes: list[list[int]]
+    opened: list[bool]
+    known: list[list[int]]
+    bonus: list[list[int]]
+    history: list[tuple[int, Action, tuple[int, ...]]]
+    deals: list[dict[str, Any]]
+    hand_results: list[dict[str, Any]]
+    drawn: bool
+    took_pile: bool
+    opened_turn: bool
+    turn_created: set[int]
+    turn_added_existing: bool
+    pile_aside: list[int] | None
+    pile_barred: bool
+    pending_value: int
+    unusable: list[int] | None
+    no_discard: bool
+    permission: bool | None
+    asked: bool
+    asked_hand: list[bool]
+    take_snapshot: dict[str, Any] | None
+    _sides: list[int]
+    _partners: list[int | None]
+    _blocks_pile: list[bool]
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def push(self, action: Action) -> SetRulesGame: ...
+
+    def copy(self) -> SetRulesGame: ...
+
+    def minimum(self, side: int) -> int: ...
+
+    def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool: ...
+
+    def _remove_from_hand(self, seat: int, cards: tuple[int, ...]) -> None: ...
+
+    def _take_rest(self, seat: int, rest: list[int]) -> None: ...
+
+    def _next_turn(self) -> None: ...
+
+    def _go_out(self, seat: int) -> None: ...
+
+    def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None: ...
 
 WILD_RANK = 1
 THREE_CODES = (12, 13, 14, 15)
@@ -47,11 +120,11 @@ SEVEN = 7
 ACE = 14
 
 
-def _v(g: Game) -> American:
+def _v(g: SetRulesGame) -> American:
     return g.variant  # type: ignore[return-value]  # a variant with EXTENDED_SET_RULES
 
 
-def turn_card_drawn(g: Game) -> bool:
+def turn_card_drawn(g: SetRulesGame) -> bool:
     """Terms: the turn card is the ninth card from the bottom: once drawn, 8 or fewer cards remain."""
     return len(g.stock) < _v(g).TURN_CARD_DEPTH
 
@@ -66,7 +139,7 @@ def _fail(raise_error: bool, rule: str, message: str) -> bool:
     return False
 
 
-def _citing(g: Game) -> Callable[[bool, str, str], bool]:
+def _citing(g: SetRulesGame) -> Callable[[bool, str, str], bool]:
     """:func:`_fail` whose refusals name the variant's text for their rule (``Variant.cite``)."""
     v = g.variant
 
@@ -77,7 +150,7 @@ def _citing(g: Game) -> Callable[[bool, str, str], bool]:
     return fail
 
 
-def dead_ranks(g: Game) -> list[int]:
+def dead_ranks(g: SetRulesGame) -> list[int]:
     """Ranks of a closed natural canasta of either side: 'neither team is allowed to begin or add to a meld'."""
     out = []
     for side_melds in g.melds:
@@ -87,7 +160,7 @@ def dead_ranks(g: Game) -> list[int]:
     return sorted(set(out)) if len(out) > 1 else out
 
 
-def is_dead(g: Game, rank: int) -> bool:
+def is_dead(g: SetRulesGame, rank: int) -> bool:
     for side_melds in g.melds:
         m = side_melds.get(rank)
         if m is not None and len(m.cards) >= 7 and m.wilds == 0:
@@ -95,7 +168,7 @@ def is_dead(g: Game, rank: int) -> bool:
     return False
 
 
-def initial_turn(g: Game, side: int) -> bool:
+def initial_turn(g: SetRulesGame, side: int) -> bool:
     """Melds put down now are part of the side's initial meld (wild cards allowed with two naturals).
 
     After a pile take the pile joins the hand once the initial meld is complete; melds after that
@@ -104,7 +177,7 @@ def initial_turn(g: Game, side: int) -> bool:
     return not g.opened[side] or (g.opened_turn and not g.took_pile)
 
 
-def _take_rank(g: Game) -> int:
+def _take_rank(g: SetRulesGame) -> int:
     """The rank of the meld made with the pile's top card in this turn of an initial meld, or 0."""
     snap = g.take_snapshot
     if g.took_pile and snap is not None and g.pile_aside is not None:
@@ -112,7 +185,7 @@ def _take_rank(g: Game) -> int:
     return 0
 
 
-def opening(g: Game, side: int, extra: Action | None = None) -> tuple[int, bool]:
+def opening(g: SetRulesGame, side: int, extra: Action | None = None) -> tuple[int, bool]:
     """(count, complete) of the side's initial meld this turn, with ``extra`` made hypothetically.
 
     Terms 'The Initial Meld': the count is of cards melded from the hand; it 'Must include a pure
@@ -179,13 +252,13 @@ def opening(g: Game, side: int, extra: Action | None = None) -> tuple[int, bool]
     return value, splash or (pure and value >= g.minimum(side))
 
 
-def pending_met(g: Game, side: int) -> bool:
+def pending_met(g: SetRulesGame, side: int) -> bool:
     if g.opened[side] or not g.turn_created:
         return True
     return opening(g, side)[1]
 
 
-def check_opened(g: Game, side: int) -> None:
+def check_opened(g: SetRulesGame, side: int) -> None:
     value, ok = opening(g, side)
     g.pending_value = value
     if ok:
@@ -198,13 +271,13 @@ def check_opened(g: Game, side: int) -> None:
         _force_threes(g, g.turn)
 
 
-def _bonus_due(g: Game, side: int, opening_now: bool) -> bool:
+def _bonus_due(g: SetRulesGame, side: int, opening_now: bool) -> bool:
     """Terms 'Bonus cards': drawn after the initial meld's discard 'if the turn card is still in the draw pile'."""
     v = _v(g)
     return opening_now and v.bonus_cards and not turn_card_drawn(g)
 
 
-def _can_go_out(g: Game, side: int, counts: int) -> str | None:
+def _can_go_out(g: SetRulesGame, side: int, counts: int) -> str | None:
     if g.permission is False:
         return "partner said no to 'may I go out?'"
     if counts < g.variant.canastas_to_go_out:
@@ -213,12 +286,12 @@ def _can_go_out(g: Game, side: int, counts: int) -> str | None:
     return None
 
 
-def _canastas(g: Game, side: int) -> int:
+def _canastas(g: SetRulesGame, side: int) -> int:
     return sum(1 for m in g.melds[side].values() if len(m.cards) >= 7)
 
 
 # ------------------------------------------------------------------- taking
-def check_take(g: Game, action: Action, raise_error: bool) -> bool:
+def check_take(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
     v = _v(g)
     seat = g.turn
     side = g._sides[seat]
@@ -275,7 +348,7 @@ def check_take(g: Game, action: Action, raise_error: bool) -> bool:
     return True
 
 
-def _opening_possible(g: Game, side: int, left: list[int], take_rank: int) -> bool:
+def _opening_possible(g: SetRulesGame, side: int, left: list[int], take_rank: int) -> bool:
     """An upper bound: could this hand (the pair already shown) lay down a complete initial meld and
     keep a card?  (A take that cannot be completed can be taken back with ``retract``.)"""
     v = _v(g)
@@ -308,7 +381,7 @@ def _opening_possible(g: Game, side: int, left: list[int], take_rank: int) -> bo
 
 
 # ------------------------------------------------------------------- melds
-def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
+def check_meld_like(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
     v = _v(g)
     seat = g.turn
     side = g._sides[seat]
@@ -425,7 +498,7 @@ def check_meld_like(g: Game, action: Action, raise_error: bool) -> bool:
     return True
 
 
-def _overflow_ok(g: Game, action: Action, canastas_after: int) -> bool:
+def _overflow_ok(g: SetRulesGame, action: Action, canastas_after: int) -> bool:
     """Table rule going_out_overflow (Encyclopedia: 'allow melds of 8 or more cards when going out'): a meld
     may pass seven cards on the step that leaves the player one card, the final discard, with the side's
     canastas made."""
@@ -447,7 +520,7 @@ _ODD_DISCARD = tuple(c == JOKER or 8 <= c <= 15 for c in range(64))
 _INITIAL_WILDS_OK: dict[tuple[type, int, int, int], bool] = {}
 
 
-def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
+def filter_play(g: SetRulesGame, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
     """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
     the per-position context is computed once; edge cases go through the full checks)."""
     v = _v(g)
@@ -569,8 +642,8 @@ def filter_play(g: Game, actions: list[Action], pending_ok: bool | None = None) 
 #: (variant class, rank, naturals, wild cards, meld put down this initial turn) -> may a wild card be
 #: added (the variant's wild_capacity and wild_problem: class constants, American fixing wild_limit)
 _WILD_ADD_OK: dict[tuple[type, int, int, int, bool], bool] = {}
-#: game.py's interned actions and their makers, bound by play_actions at its first call
-_INTERNED: list[Any] = []
+#: the interned actions of canasta.engine.actions and their makers, bound to locals by play_actions
+_INTERNED = (ADD_NATURAL_ACTIONS, DISCARD_ACTIONS, add_wild_action, meld_action)
 _FIRST_CARDS: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], int]] = {}
 
 
@@ -584,7 +657,7 @@ def _first_cards(base: int, h0: int, h1: int, h2: int, h3: int) -> tuple[tuple[i
     return got
 
 
-def play_actions(g: Game) -> list[Action] | None:
+def play_actions(g: SetRulesGame) -> list[Action] | None:
     """The legal moves of the play phase generated directly, in the order Classic's candidates filtered
     by :func:`filter_play` would give them; None where that general path must decide (a hand of four
     cards or fewer, a pile waiting for the initial meld, a yes or no given, the table rules of threes
@@ -596,11 +669,6 @@ def play_actions(g: Game) -> list[Action] | None:
     if (size <= 4 or g.pile_aside is not None or g.permission is not None or g.unusable is not None
             or v.threes_optional or v.going_out_overflow):
         return None
-    if not _INTERNED:
-        from canasta.engine import game as game_module  # (game imports this module: bound at the first call)
-
-        _INTERNED.extend((game_module._ADD_NATURAL, game_module._DISCARD_ACTIONS, game_module._add_wild,
-                          game_module._meld))
     add_natural, discard_actions, add_wild, meld_action = _INTERNED
     side = g._sides[seat]
     hand = g.hands[seat]
@@ -646,8 +714,6 @@ def play_actions(g: Game) -> list[Action] | None:
                         ok = _INITIAL_WILDS_OK[two_wilds] = v.wild_problem(r, 2, 2, initial=True,
                                                                            created_dirty=True) is None
                     if ok:
-                        from canasta.engine.game import wild_mixes  # (game imports this module)
-
                         for extra in wild_mixes(hand, 2):  # (four cards: leaving one is checked in full)
                             start = meld_action((*pair, *extra))
                             if size > 5 or check_meld_like(g, start, False):
@@ -674,8 +740,6 @@ def play_actions(g: Game) -> list[Action] | None:
                 for w in wilds:
                     append(add_wild(w, r))
     if v.wild_canastas and wild_meld is None and nw >= 3:
-        from canasta.engine.game import wild_mixes  # (game imports this module)
-
         out.extend(meld_action(cards) for cards in wild_mixes(hand, 3))
     pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
     if pending_ok and not g.no_discard:
@@ -708,7 +772,7 @@ def play_actions(g: Game) -> list[Action] | None:
     return out
 
 
-def extra_play_actions(g: Game) -> list[Action]:
+def extra_play_actions(g: SetRulesGame) -> list[Action]:
     """Candidates of the play phase that Classic does not list: laying out the kept three (Terms: 'you
     may lay the three face up in your team's meld area and draw a replacement card') and the special hands."""
     seat = g.turn
@@ -721,7 +785,7 @@ def extra_play_actions(g: Game) -> list[Action]:
     return out
 
 
-def three_layout_actions(g: Game) -> list[Action]:
+def three_layout_actions(g: SetRulesGame) -> list[Action]:
     """``meld 3x`` for each colour of three held (the colour counts in the threes table), in the draw or
     the play phase: Terms 'during your turn you may lay the three face up ... and draw a replacement'."""
     hand = g.hands[g.turn]
@@ -736,7 +800,7 @@ def three_layout_actions(g: Game) -> list[Action]:
 
 
 # ------------------------------------------------------------------- discards
-def check_discard(g: Game, action: Action, raise_error: bool) -> bool:
+def check_discard(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
     seat = g.turn
     side = g._sides[seat]
     f = _citing(g)
@@ -786,7 +850,7 @@ def _plain_counts(hand: list[int], dead: list[int]) -> tuple[int, int]:
     return live, dead_n
 
 
-def discard_problem(g: Game, hand: list[int], c: int) -> str | None:
+def discard_problem(g: SetRulesGame, hand: list[int], c: int) -> str | None:
     """Terms 'There are certain restrictions on discards' (the 'show your hand' cases are checked here)."""
     wilds = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
     size = sum(hand)
@@ -811,7 +875,7 @@ def discard_problem(g: Game, hand: list[int], c: int) -> str | None:
     return None
 
 
-def do_discard(g: Game, action: Action) -> None:
+def do_discard(g: SetRulesGame, action: Action) -> None:
     v = _v(g)
     seat = g.turn
     side = g._sides[seat]
@@ -834,12 +898,12 @@ def _threes_held(hand: list[int]) -> int:
     return hand[12] + hand[13] + hand[14] + hand[15]
 
 
-def may_keep_three(g: Game, side: int) -> bool:
+def may_keep_three(g: SetRulesGame, side: int) -> bool:
     """Terms: 'You may only keep a three in your hand if your team has not yet melded.'"""
     return not g.opened[side]
 
 
-def threes_kept(g: Game, side: int) -> int:
+def threes_kept(g: SetRulesGame, side: int) -> int:
     """How many threes a player of ``side`` may hold: Terms 'just one three', before the side melds; table
     rule threes_optional (Encyclopedia 'this is optional'): any number, at any time."""
     if _v(g).threes_optional:
@@ -847,7 +911,7 @@ def threes_kept(g: Game, side: int) -> int:
     return 1 if may_keep_three(g, side) else 0
 
 
-def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
+def lay_out_threes(g: SetRulesGame, seat: int, got: list[int]) -> bool:
     """Terms: threes of both colours are laid out and replaced; 'If the last card drawn from the stock
     is a three the game ends immediately' (it stays in the hand and counts 5 against the side).
 
@@ -879,7 +943,7 @@ def lay_out_threes(g: Game, seat: int, got: list[int]) -> bool:
     return True
 
 
-def _record_drawn(g: Game, got: list[int]) -> None:
+def _record_drawn(g: SetRulesGame, got: list[int]) -> None:
     """Cards a play-phase action brought from the stock (a three's replacement) go into its history entry."""
     if got and g.history:
         seat, action, prev = g.history[-1]
@@ -892,7 +956,7 @@ def is_three_layout(action: Action) -> bool:
     return action.kind == MELD and len(action.cards) == 1 and action.cards[0] >> 2 == 3
 
 
-def check_three_layout(g: Game, action: Action, raise_error: bool) -> bool:
+def check_three_layout(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
     seat = g.turn
     if g.phase not in ("draw", "play"):
         return _citing(g)(raise_error, "three-timing", "lay out a kept three during your own turn")
@@ -904,7 +968,7 @@ def check_three_layout(g: Game, action: Action, raise_error: bool) -> bool:
     return True
 
 
-def lay_out_kept_three(g: Game, action: Action) -> None:
+def lay_out_kept_three(g: SetRulesGame, action: Action) -> None:
     seat = g.turn
     side = g._sides[seat]
     c = action.cards[0]
@@ -922,7 +986,7 @@ def lay_out_kept_three(g: Game, action: Action) -> None:
     _record_drawn(g, got)
 
 
-def _force_threes(g: Game, seat: int) -> None:
+def _force_threes(g: SetRulesGame, seat: int) -> None:
     """Terms: 'As soon as your team puts down its initial meld ... you must lay down any three you are
     holding at your next opportunity' (for the player who melded: at once, with its replacement)."""
     if _threes_held(g.hands[seat]):
@@ -936,7 +1000,7 @@ def _force_threes(g: Game, seat: int) -> None:
 GO_OUT_SEARCH_LIMIT = 150
 
 
-def _go_out_key(g: Game) -> tuple[object, ...]:
+def _go_out_key(g: SetRulesGame) -> tuple[object, ...]:
     seat = g.turn
     side = g._sides[seat]
     melds = tuple(sorted((r, len(m.cards), m.wilds) for r, m in g.melds[side].items()))
@@ -944,7 +1008,7 @@ def _go_out_key(g: Game) -> tuple[object, ...]:
             g.took_pile, g.pile_aside is None, bool(g.stock))
 
 
-def can_go_out(g: Game) -> bool:
+def can_go_out(g: SetRulesGame) -> bool:
     """Can the player to move still go out this turn (meld down to one card, then discard it)?
 
     For a side past its initial meld, counted directly (:func:`_go_out_by_counts`); otherwise a
@@ -961,7 +1025,7 @@ def can_go_out(g: Game) -> bool:
     return _go_out_search(_light_copy(g), memo, [0])
 
 
-def _go_out_by_counts(g: Game) -> bool | None:
+def _go_out_by_counts(g: SetRulesGame) -> bool | None:
     """Going out decided on card counts, for a side past its initial meld (None: not this case).
 
     After the initial meld every natural card can only go to its rank's meld (new melds are clean until
@@ -1059,7 +1123,7 @@ def _placeable(v: American, melds: dict[int, Meld], dead: list[int], counts: dic
     return False
 
 
-def _light_copy(g: Game) -> Game:
+def _light_copy(g: SetRulesGame) -> SetRulesGame:
     """A copy for searching this turn: without the game's history, deals and hand results (a long
     game's history made every copy of the search slow)."""
     kept = g.history, g.deals, g.hand_results
@@ -1070,7 +1134,7 @@ def _light_copy(g: Game) -> Game:
         g.history, g.deals, g.hand_results = kept
 
 
-def _surely_stuck(g: Game) -> bool:
+def _surely_stuck(g: SetRulesGame) -> bool:
     """A quick necessary test: more than one card of the hand has nowhere to go (a lone natural or a
     pair without a meld of its rank, a dead rank, a three)."""
     seat = g.turn
@@ -1121,7 +1185,7 @@ def _surely_stuck(g: Game) -> bool:
     return False
 
 
-def _go_out_search(g: Game, memo: dict[tuple[object, ...], bool], nodes: list[int]) -> bool:
+def _go_out_search(g: SetRulesGame, memo: dict[tuple[object, ...], bool], nodes: list[int]) -> bool:
     key = _go_out_key(g)
     got = memo.get(key)
     if got is not None:
@@ -1161,7 +1225,7 @@ def _go_out_search(g: Game, memo: dict[tuple[object, ...], bool], nodes: list[in
     return ok
 
 
-def may_ask(g: Game) -> bool:
+def may_ask(g: SetRulesGame) -> bool:
     """Terms: 'When you are in a position to go out you may, if you wish, first ask your partner's
     permission. ... You may ask permission to go out only once in each hand.' In a position to go out:
     after drawing from the stock, before melding, with the side's two canastas already made, and a way
@@ -1176,7 +1240,7 @@ def may_ask(g: Game) -> bool:
     return can_go_out(g)
 
 
-def binding_problem(g: Game, action: Action) -> str | None:
+def binding_problem(g: SetRulesGame, action: Action) -> str | None:
     """Terms: 'If you ask, and partner says yes, you must go out': after a yes every step must keep going
     out possible, and a discard must be the final one. (If the search cannot show a way out, the yes
     cannot bind and nothing is refused, so that a position always has a legal action.)"""
@@ -1200,7 +1264,7 @@ def binding_problem(g: Game, action: Action) -> str | None:
 
 
 # ------------------------------------------------------------------- special hands
-def special_problem(g: Game, action: Action) -> tuple[str, str] | None:
+def special_problem(g: SetRulesGame, action: Action) -> tuple[str, str] | None:
     """(rule, message) why ``special <hand>`` is illegal now, or None (Terms 'Special Hands')."""
     v = _v(g)
     seat = g.turn
@@ -1234,7 +1298,7 @@ def special_problem(g: Game, action: Action) -> tuple[str, str] | None:
 _SPECIAL_ACTIONS = {kind: Action(SPECIAL, (), t) for t, kind in enumerate(SPECIAL_HANDS, 1)}
 
 
-def special_actions(g: Game) -> list[Action]:
+def special_actions(g: SetRulesGame) -> list[Action]:
     """The legal ``special`` actions now (a cheap test first: the side has not melded, 14 cards)."""
     seat = g.turn
     side = g._sides[seat]
@@ -1253,7 +1317,7 @@ def special_actions(g: Game) -> list[Action]:
     return [_SPECIAL_ACTIONS[kind] for kind in _v(g).special_kinds(hand)]
 
 
-def do_special(g: Game, action: Action) -> None:
+def do_special(g: SetRulesGame, action: Action) -> None:
     """Lay the whole hand down 'without a discard and thereby end the play' (Terms): scored by the
     variant's ``score_special`` (the scorekeeper's special-hand scores). The cards stay in the hand
     until the next deal (the pack stays whole); the side's score ignores them."""
@@ -1269,7 +1333,7 @@ def do_special(g: Game, action: Action) -> None:
     g._end_hand(seat, special=SPECIAL_HANDS[action.target - 1])
 
 
-def start_turn(g: Game) -> None:
+def start_turn(g: SetRulesGame) -> None:
     """Terms: 'At the start of your next turn to play you add the bonus cards of your talon to your hand,
     place any threes ... face up ... and replace them'."""
     seat = g.turn
@@ -1288,7 +1352,7 @@ def start_turn(g: Game) -> None:
     lay_out_threes(g, seat, [])
 
 
-def bonus_to_hands(g: Game) -> None:
+def bonus_to_hands(g: SetRulesGame) -> None:
     """At the end of the play, bonus cards still face down count as cards left in their holder's hand."""
     for seat, bonus in enumerate(g.bonus):
         for c in bonus:

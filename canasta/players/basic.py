@@ -81,6 +81,10 @@ class BasicStyle:
 
 
 DEFAULT_STYLE = BasicStyle()
+#: ExpertPlayer's base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
+#: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely. Here,
+#: below the expert and the learned value (fitted to hands played in this style), so both import it.
+EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
 
 
 def _is_wild(code: int) -> bool:

@@ -66,12 +66,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, cast
 
+import canasta.players.value as position_value
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
 from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
 from canasta.engine.game import Game
 from canasta.errors import CanastaError
-from canasta.players import value as position_value
 from canasta.players.base import Observation
+from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.worlds import determinizer_for
 from canasta.scoring import score_meld_side
@@ -109,9 +110,6 @@ READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 
 VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
-#: The base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
-#: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely.
-EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
 
 
 def _respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],

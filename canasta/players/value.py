@@ -36,7 +36,7 @@ import numpy as np
 
 from canasta.cards import JOKER
 from canasta.engine.game import Game
-from canasta.players.basic import BasicPlayer, BasicStyle
+from canasta.players.basic import EXPERT_STYLE, BasicPlayer, BasicStyle
 
 _WILDS = (JOKER, 8, 9, 10, 11)
 
@@ -238,16 +238,12 @@ def fit(hands: int, seed: int, style: BasicStyle, fresh: int = 500) -> tuple[lis
 
 def r_squared(weights: Sequence[float], seed: int, hands: int = 500) -> float:
     """The share of the variance of final hand margins the value explains, on fresh hands."""
-    from canasta.players.expert import EXPERT_STYLE
-
     x, y = samples(hands, seed, EXPERT_STYLE)
     residual = y - x @ np.asarray(weights, dtype=float)
     return float(1.0 - residual.var() / y.var())
 
 
 def main() -> None:  # pragma: no cover - the command that made WEIGHTS
-    from canasta.players.expert import EXPERT_STYLE
-
     parser = argparse.ArgumentParser(description="fit the linear value of Classic positions")
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)

@@ -15,8 +15,7 @@ from typing import Any, ClassVar
 
 from canasta.cards import JOKER, TWO, rank_of
 from canasta.errors import OptionError
-from canasta.scoring import SideScore
-from canasta.variants.base import Option, standard_deck
+from canasta.variants.base import Option, SideScore, standard_deck
 from canasta.variants.classic import Classic
 
 SEVEN = 7

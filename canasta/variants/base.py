@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from canasta.cards import JOKER, TWO, build_deck, rank_of
 from canasta.errors import OptionError
@@ -69,6 +69,18 @@ def _names_a_text(message: str) -> bool:
     """Whether a refusal's message already names a text (cached: the completeness soak meets the same
     messages hundreds of thousands of times)."""
     return TEXT_NAMES.search(message) is not None
+
+
+class SideScore(TypedDict):
+    """One side's score for a hand, item by item (:func:`canasta.scoring.score_side` makes it; a variant's
+    own scoring hooks return it too, which is why it is defined here, below both)."""
+
+    total: int
+    items: dict[str, int]
+    #: Mille: the naturals of the hand (asterisks on the score sheet).
+    naturals: NotRequired[int]
+    #: Mille: a negative hand score (a chapeau).
+    chapeau: NotRequired[bool]
 
 
 class Variant:

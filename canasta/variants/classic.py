@@ -10,14 +10,11 @@ is documented in docs/variants/classic.md and the other reading is an option.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, THREE, TWO, is_red_three, rank_of
 from canasta.errors import OptionError
-from canasta.variants.base import Option, Variant, standard_deck
-
-if TYPE_CHECKING:
-    from canasta.scoring import SideScore
+from canasta.variants.base import Option, SideScore, Variant, standard_deck
 
 CLASSIC_OPTIONS: dict[str, Option] = {o.name: o for o in [
     Option("hand_size", 0, "cards dealt to each player; 0 means by player count (11 for 4, 13 for 3, 15 for 2)",

@@ -15,8 +15,7 @@ from typing import Any, ClassVar
 
 from canasta.cards import DIAMONDS, NUM_CODES, SPADES, TWO, card, rank_of
 from canasta.errors import OptionError
-from canasta.scoring import SideScore
-from canasta.variants.base import Option, standard_deck
+from canasta.variants.base import Option, SideScore, standard_deck
 from canasta.variants.classic import Classic
 
 #: Classic table rules with the value Mille gives them; they are not options of Mille.

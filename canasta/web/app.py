@@ -25,8 +25,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+import canasta.web.lifecycle as lifecycle
 from canasta.errors import CanastaError
-from canasta.web import lifecycle
 from canasta.web.history import History, HistoryRequest
 from canasta.web.hub import Client, Hub
 from canasta.web.limits import BodyLimit, Limits
