@@ -48,6 +48,7 @@ from canasta.engine.actions import (
     Action,
 )
 from canasta.engine.game import P_OVER, Game
+from canasta.engine.setmeld import WILD_RANK
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_target
 
@@ -278,13 +279,14 @@ def _realise(game: Game, seat: int, classes: Counter[int]) -> tuple[int, ...] | 
 
 
 def _joining_add(game: Game, action: Action) -> Action | None:
-    """Where melds of a rank join (Mille's ``MELDS_JOIN``), a ``meld`` of a rank the side has is an ``add``."""
+    """Where melds of a rank join (Mille's ``MELDS_JOIN``), a ``meld`` of a rank the side has is an ``add``
+    (of wild cards alone, onto the meld of wild cards: ``Game._check_meld_like`` joins them so)."""
     if action.kind != MELD or game._ids or not game.variant.MELDS_JOIN:
         return None
     ranks = {c >> 2 for c in action.cards if not is_wild_card(c)}
-    if len(ranks) != 1:
+    if len(ranks) > 1:
         return None
-    rank = ranks.pop()
+    rank = ranks.pop() if ranks else WILD_RANK  # wild cards alone join the meld of wild cards
     return Action(ADD, action.cards, rank) if rank in game.melds[game._sides[game.turn]] else None
 
 

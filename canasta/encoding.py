@@ -59,7 +59,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from canasta.cards import JOKER, NUM_CODES, RED_THREE_CODES, THREE, is_two, is_wild_card, parse_card, parse_rank
+from canasta.cards import (
+    BLACK_THREE_CODES,
+    JOKER,
+    NUM_CODES,
+    RED_THREE_CODES,
+    THREE,
+    is_two,
+    is_wild_card,
+    parse_card,
+    parse_rank,
+)
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -392,13 +402,18 @@ class _IdLayout:
         self.merge_base = self.simple_base + len(_CT_SIMPLE)
         self.merges = bool(getattr(cls, "MERGE_SETS", False)) and self.classic_turn
         n_merges = self.max_id * (self.max_id - 1) // 2 if self.merges else 0
-        self.size = self.merge_base + n_merges if self.classic_turn else self.extra_base
+        # then (Classic turn) a meld of 4 up to 7 black threes, going out (suits folded: one black three stands
+        # for both): black_three_base + count - 4, after every older index
+        self.black_three_base = self.merge_base + n_merges
+        self.size = self.black_three_base + len(_BLACK_THREE_MELD_SIZES) if self.classic_turn else self.extra_base
 
 
 #: Samba's hands make more melds than Burraco's: ids up to 80 have an index.
 MAX_SAMBA_MELD_ID = 80
 _SUIT_PAIRS = [(a, b) for a in range(4) for b in range(a, 4)]
 _CT_SIMPLE = (ASK, YES, NO, RETRACT, END)
+#: Sizes of the black-three melds beyond the three-card ones (which index as three-card melds).
+_BLACK_THREE_MELD_SIZES = (4, 5, 6, 7)
 _LAYOUTS: dict[str, _IdLayout] = {}
 
 
@@ -456,6 +471,9 @@ def _encode_id_action(action: Action, variant: str = "burraco") -> int:
             return lay.take_id_base + action.target - ID_BASE - 1
         if kind in _CT_SIMPLE and not action.cards:
             return lay.simple_base + _CT_SIMPLE.index(kind)
+        if (kind == MELD and len(action.cards) in _BLACK_THREE_MELD_SIZES
+                and all(c in BLACK_THREE_CODES for c in action.cards)):
+            return lay.black_three_base + len(action.cards) - _BLACK_THREE_MELD_SIZES[0]
         if kind == MERGE and lay.merges and not action.cards:
             a, b = merge_ids(action.target)
             if 1 <= a < b <= lay.max_id and action.target == merge_target(a, b):
@@ -491,6 +509,8 @@ def _describe_id_index(index: int, variant: str = "burraco") -> str:
         return f"take #{index - lay.take_id_base + 1}"
     if index < lay.merge_base:
         return _CT_SIMPLE[index - lay.simple_base]
+    if index >= lay.black_three_base:
+        return f"meld {index - lay.black_three_base + _BLACK_THREE_MELD_SIZES[0]} black threes"
     k = index - lay.merge_base
     b = 2
     while (b - 1) * b // 2 <= k:

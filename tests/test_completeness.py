@@ -327,3 +327,14 @@ def test_complete_rounds_resume_without_replaying_a_seed(tmp_path: Path) -> None
     assert len(set(starts)) == len(starts) and starts == sorted(starts)
     seeds = [row["seeds"] for row in rows]
     assert all(earlier[1] < later[0] for earlier, later in pairwise(seeds))
+
+
+def test_mille_wild_cards_alone_join_the_meld_of_wild_cards() -> None:
+    """Mille: 'All cards of the same rank that are laid down by a player are considered to form one meld', and
+    wild cards alone join the side's meld of 2s the same way: `meld 2h 2c 2c` is `add W 2h 2c 2c`, covered by
+    listed one-card additions (found by the completeness soak: the checker followed only natural ranks)."""
+    game = position(2, variant="mille", hands={0: "2h 2c 2c 5s 9h Kd"}, melds={0: ["2s 2d 2h"]}, phase="play")
+    action = parse_action("meld 2h 2c 2c")
+    game.check(action)
+    assert is_covered(game, action)
+    assert completeness_misses(game)[1] == []

@@ -18,7 +18,8 @@ import pytest
 
 from canasta import Game
 from canasta.cards import format_cards, parse_card
-from canasta.encoding import action_mask, encode_observation, num_actions, obs_size
+from canasta.completeness import completeness_misses
+from canasta.encoding import action_mask, encode_observation, legal_indices, num_actions, obs_size
 from canasta.errors import IllegalActionError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players.basic import BasicPlayer
@@ -192,6 +193,22 @@ def test_black_threes_only_when_going_out():
     g = spos(hands={0: "3s 3c 3s 9c"}, melds={0: sevens}, phase="play")
     act(g, "meld 3s 3c 3s")
     act(g, "discard 9c")
+    assert g.hand_results[-1]["went_out"] == 0
+
+
+def test_four_black_threes_going_out_are_listed():
+    """Black 3s 'can only be melded at the end of the hand' and 'a set consists of three to seven cards of the
+    same rank': holding 3s 3s 3c 3c 7h, the four threes go out (then the discard) while three of them cannot
+    (two cards would be left), so the four-card meld is a listed start of its own (found by the completeness
+    soak: check() accepted `meld 3s 3s 3c 3c`, legal_actions() listed only the discards)."""
+    sevens = ["Kh Kd Ks Kh Kd Ks Kc", "5s 6s 7s 8s 9s 10s Js"]
+    g = spos(hands={0: "3s 3s 3c 3c 7h"}, melds={0: sevens}, phase="play")
+    illegal(g, "meld 3s 3s 3c", "black-three-timing")
+    assert "meld 3s 3s 3c 3c" in legal_texts(g)
+    assert completeness_misses(g)[1] == []
+    assert len(legal_indices(g.legal_actions(), "samba")) == len(g.legal_actions())  # each has an action index
+    act(g, "meld 3s 3s 3c 3c")
+    act(g, "discard 7h")
     assert g.hand_results[-1]["went_out"] == 0
 
 
@@ -639,7 +656,8 @@ def test_encoding_of_merges_after_the_older_indices():
     from canasta.encoding import _layout, decode, describe_index, encode_action
 
     lay = _layout("samba")
-    assert lay.merge_base == lay.simple_base + 5 and num_actions("samba") == lay.merge_base + 80 * 79 // 2
+    assert lay.merge_base == lay.simple_base + 5 and lay.black_three_base == lay.merge_base + 80 * 79 // 2
+    assert num_actions("samba") == lay.black_three_base + 4  # melds of 4 to 7 black threes, after the merges
     assert encode_action(parse_action("ask"), "samba") == lay.simple_base
     seen = set()
     for b in range(2, 81):
@@ -647,7 +665,7 @@ def test_encoding_of_merges_after_the_older_indices():
             i = encode_action(parse_action(f"merge #{a} #{b}"), "samba")
             assert describe_index(i, "samba") == f"merge #{a} #{b}"
             seen.add(i)
-    assert seen == set(range(lay.merge_base, lay.size))
+    assert seen == set(range(lay.merge_base, lay.black_three_base))
     g = spos(hands={0: "4s 5c Jd"}, melds={0: ["9s 9d 9c", "9h 9d 9s"]}, phase="play")
     legal = g.legal_actions()
     assert decode(encode_action(parse_action("merge #1 #2"), "samba"), legal, "samba") == parse_action("merge #1 #2")

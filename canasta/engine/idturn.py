@@ -326,10 +326,11 @@ class ClassicIdTurn:
             for k in range(min(hand[JOKER], 3) + 1):
                 if len(twos) >= 3 - k:
                     add_meld(_meld((*twos[:3 - k], *[JOKER] * k)))
-        # Black threes: only when going out (checked below).
+        # Black threes: only when going out (checked below), so every size held is a start of its own: with
+        # 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
         bt = hand[12] + hand[15]
-        if bt >= 3:
-            add_meld(_meld(tuple([12] * min(hand[12], 3) + [15] * max(0, 3 - hand[12]))))
+        for count in range(3, min(bt, v.CANASTA_SIZE) + 1):
+            add_meld(_meld(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12]))))
         # Additions: one card onto one of the side's melds.
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         for mid, m in self.melds[side].items():
