@@ -124,3 +124,13 @@ def test_no_new_import_cycle_in_canasta() -> None:
     `TYPE_CHECKING` blocks (check it in CI)"."""
     for component in cycles(import_graph()):
         assert any(component <= known for known in KNOWN_CYCLES), f"a new import cycle: {sorted(component)}"
+
+
+def test_variants_sit_below_the_engine() -> None:
+    """'Dependencies point one way': the engine reads the variants (data and small hooks), so no variant
+    imports any part of ``canasta.engine`` (the meld shapes both use live in ``canasta.runs``, below both)."""
+    graph = import_graph()
+    upward = sorted((name, target) for name, targets in graph.items() if name.startswith("canasta.variants")
+                    for target in targets if target == "canasta.engine" or target.startswith("canasta.engine."))
+    assert upward == [], upward
+    assert not any(target.startswith("canasta.engine") for target in graph["canasta.runs"])

@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from canasta import Game
 from canasta.cards import format_cards, parse_card
 from canasta.engine.actions import Action
-from canasta.engine.runs import arrange_run
 from canasta.errors import IllegalActionError, OptionError
 from canasta.notation import format_action, parse_action
 from canasta.players.basic import BasicPlayer
 from canasta.players.expert import ExpertPlayer
 from canasta.players.random_player import RandomPlayer
+from canasta.runs import arrange_run
 from canasta.scoring import score_meld_side
 from canasta.variants import find_variant
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from canasta.cards import format_cards
-from canasta.engine.runs import is_wild
+from canasta.runs import is_wild
 
 
 class IdMeld:

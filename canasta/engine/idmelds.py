@@ -28,9 +28,9 @@ from canasta.cards import JOKER, NUM_CODES, format_card, sort_key
 from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
 from canasta.engine.idmeld import IdMeld as IdMeld  # defined there (idturn uses it too); re-exported
 from canasta.engine.idturn import ClassicIdTurn
-from canasta.engine.runs import arrange_run, is_wild
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE
+from canasta.runs import arrange_run, is_wild
 from canasta.scoring import score_meld_side
 
 _TAKE_ACTION = Action(TAKE)

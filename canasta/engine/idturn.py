@@ -53,9 +53,9 @@ from canasta.engine.actions import (
     Action,
 )
 from canasta.engine.idmeld import IdMeld
-from canasta.engine.runs import is_wild
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_ids, merge_target
+from canasta.runs import is_wild
 
 _DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)

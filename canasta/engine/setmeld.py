@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from canasta.cards import JOKER, TWO
-from canasta.engine.runs import is_wild
+from canasta.runs import is_wild
 
 if TYPE_CHECKING:
     from canasta.variants.classic import Classic

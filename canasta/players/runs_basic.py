@@ -19,8 +19,8 @@ from typing import Any
 
 from canasta.cards import JOKER, NUM_CODES, parse_card
 from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, NO, RETRACT, TAKE, YES, Action
-from canasta.engine.runs import arrange_run, is_wild
 from canasta.notation import ID_BASE
+from canasta.runs import arrange_run, is_wild
 from canasta.variants import find_variant
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, rank_of
-from canasta.engine.runs import Arrangement, arrange_run, is_wild, set_problem
 from canasta.errors import OptionError
+from canasta.runs import Arrangement, arrange_run, is_wild, set_problem
 from canasta.variants.base import Option, Variant, standard_deck
 
 SOURCE = "Denexa 'Burraco'"

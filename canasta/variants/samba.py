@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, rank_of
-from canasta.engine.runs import Arrangement, is_wild
+from canasta.runs import Arrangement, is_wild
 from canasta.variants.base import Option, Variant, standard_deck, with_defaults
 
 SOURCE = "Denexa 'Samba'"

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from canasta.cards import JOKER
+from canasta.cards import JOKER, is_wild_card
 
 ACE = 14
 #: Values of a run position: 1 is the ace played low, 14 the ace played high.
 LOW_ACE, HIGH_ACE = 1, 14
 
 
-def is_wild(code: int) -> bool:
-    return code == JOKER or 8 <= code <= 11
+#: A joker or a 2 (the name the meld-shape code has always used).
+is_wild = is_wild_card
 
 
 #: (cards from the low end up, index of the wild card or -1, value of the lowest position)
