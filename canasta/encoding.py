@@ -167,7 +167,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
 
     ``variant`` None (or any variant without meld ids) is the Classic layout above.
     """
-    if variant is not None and _ids(variant):
+    if variant is not None and _meld_ids(variant):
         return _encode_id_action(action, variant)
     kind = action.kind
     if kind in _SIMPLE:
@@ -177,7 +177,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
         if mixed is not None:
             return mixed
     if kind == SPECIAL:
-        if variant is None or not _xr(variant) or action.cards or not 1 <= action.target <= len(SPECIAL_HANDS):
+        if variant is None or not _american_rules(variant) or action.cards or not 1 <= action.target <= len(SPECIAL_HANDS):
             raise ValueError(f"no index for {action!r}")
         return SPECIAL_HAND_BASE + action.target - 1
     if kind == KEEP:
@@ -197,7 +197,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
         return _discard_index(action.cards[0])
     if kind in (MELD, ADD):
         if (kind == MELD and len(action.cards) == 1 and action.cards[0] in RED_THREE_CODES and variant is not None
-                and _xr(variant)):
+                and _american_rules(variant)):
             return RED_THREE_LAYOUT
         shape = _shape(action.cards)
         if shape not in _SHAPE_INDEX:
@@ -210,7 +210,7 @@ def encode_action(action: Action, variant: str | None = None) -> int:
 
 def describe_index(index: int, variant: str | None = None) -> str:
     """A text description of an index, independent of any position (for docs and debugging)."""
-    if variant is not None and _ids(variant):
+    if variant is not None and _meld_ids(variant):
         return _describe_id_index(index, variant)
     if variant is not None and _feet(variant) and index in (FEET_TAKE_BASE, FEET_TAKE_BASE + 1):
         return "take with two jokers" if index == FEET_TAKE_BASE else "take with two twos"
@@ -223,7 +223,7 @@ def describe_index(index: int, variant: str | None = None) -> str:
         n, j, t = SHAPES[shape]
         card_name = "the queen of spades" if card_i == 0 else "the jack of diamonds"
         return f"{_MIX_KINDS[kind_i]} with {k + 1} of {card_name}: {n} naturals, {j} jokers, {t} twos (Mille)"
-    if variant is not None and _xr(variant):
+    if variant is not None and _american_rules(variant):
         if SPECIAL_HAND_BASE <= index < SPECIAL_HAND_BASE + len(SPECIAL_HANDS):
             return f"special {SPECIAL_HANDS[index - SPECIAL_HAND_BASE]}"
         if index == MELD_BASE + _slot(THREE) * len(SHAPES) + _SHAPE_INDEX[(1, 0, 0)]:
@@ -339,7 +339,7 @@ _CARD_KINDS = 53
 
 
 @functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
-def _ids(variant: str) -> bool:
+def _meld_ids(variant: str) -> bool:
     from canasta.variants import find_variant
 
     return bool(getattr(find_variant(variant), "MELD_IDS", False))
@@ -361,7 +361,7 @@ def _passing(variant: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)  # variant name -> flag: asked on every encoding
-def _xr(variant: str) -> bool:
+def _american_rules(variant: str) -> bool:
     from canasta.variants import find_variant
 
     return bool(getattr(find_variant(variant), "EXTENDED_SET_RULES", False))
@@ -427,18 +427,18 @@ def _layout(variant: str) -> _IdLayout:
     return got
 
 
-def _id_melds() -> dict[tuple[int, ...], int]:
+def _meld_ids_melds() -> dict[tuple[int, ...], int]:
     return _layout("burraco").meld_index
 
 
 @functools.lru_cache(maxsize=64)
 def num_actions(variant: str | None = None) -> int:
     """Size of the action space of ``variant`` (NUM_ACTIONS for Classic and its relatives)."""
-    if variant is not None and _ids(variant):
+    if variant is not None and _meld_ids(variant):
         return _layout(variant).size
     if variant is not None and _feet(variant):
         return KEEP_BASE + 2 if _passing(variant) else KEEP_BASE
-    if variant is not None and _xr(variant):
+    if variant is not None and _american_rules(variant):
         return RED_THREE_LAYOUT + 1
     if _has_special_cards(variant):
         return MIX_BASE + MIX_SIZE
@@ -631,7 +631,7 @@ def variant_obs_layout(variant: str | None = None, players: int | None = None) -
         layout += feet_obs_layout(players)
         if _passing(variant):
             layout += pass_obs_layout(players)
-    elif variant is not None and _xr(variant):
+    elif variant is not None and _american_rules(variant):
         layout += xr_obs_layout(players)
     return layout
 
@@ -651,7 +651,7 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     """The observation dict of one seat as a flat vector (layout: :func:`variant_obs_layout` of the variant
     and the table's number of players, :data:`OBS_LAYOUT`, then :data:`FEET_OBS_LAYOUT` or
     :data:`XR_OBS_LAYOUT` at tables of at most four; or :data:`ID_OBS_LAYOUT` for a variant with meld ids)."""
-    if _ids(obs["variant"]):
+    if _meld_ids(obs["variant"]):
         return _encode_id_observation(obs, dtype)
     feet = "foot_sizes" in obs
     xr = "turn_card_drawn" in obs
@@ -771,7 +771,7 @@ def obs_size(variant: str | None = None, players: int | None = None) -> int:
     ``players`` None or at most four: the one length of every such table of the variant. More (Hand and
     Foot's 6 and 8 players) widen the per-seat (and per-side) blocks (:func:`obs_slots`); the length does
     not depend on the table rules (6 players in three teams of two or two teams of three alike)."""
-    if variant is not None and _ids(variant) and not (_feet(variant) or _xr(variant)):
+    if variant is not None and _meld_ids(variant) and not (_feet(variant) or _american_rules(variant)):
         if players is not None and players > MAX_SEATS:
             raise ValueError(f"the observation vector of {variant} has room for {MAX_SEATS} seats, not {players}")
         return ID_OBS_SIZE + (CT_OBS_EXTRA if _layout(variant).classic_turn else 0)
@@ -891,7 +891,7 @@ def obs_bounds(variant: str, players: int, rules: dict[str, Any] | None = None
     wilds = float(sum(1 for c in deck if _is_wild(c)))
     threes = float(sum(1 for c in deck if c >> 2 == THREE))
     points = POINTS_SATURATION / 100
-    if _ids(variant) and not (_feet(variant) or _xr(variant)):
+    if _meld_ids(variant) and not (_feet(variant) or _american_rules(variant)):
         score = SCORE_SATURATION / 2000
         high: dict[str, float] = {
             "hand": copies, "pile": copies, "pile_top": 1, "hand_sizes": n / 20, "actor": 1, "phase": 1,

@@ -118,7 +118,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
             raise _Failure("table", f"hand {hand_no}: special hand {special!r} of seat {went_out}: {why}")
     elif went_out is not None and table.hand_sizes[went_out] != 0:
         raise _Failure("table", f"hand {hand_no}: seat {went_out} went out holding {table.hand_cards(went_out)}")
-    if table._ids:
+    if table._meld_ids:
         _check_final_id_table(table, result)
         return
     red_total = sum(len(r) for r in table.red_threes)
@@ -182,10 +182,10 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
                                         f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
             if kind == "set" and meld.rank and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
                 raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
-            if len(meld.cards) > v.CANASTA_SIZE and table._ct:
+            if len(meld.cards) > v.CANASTA_SIZE and table._classic_turn:
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: over seven cards")
         seats = [s for s in range(table.num_players) if v.side_of(s) == side]
-        if table._ct:  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
+        if table._classic_turn:  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
             reds = len(table.red_threes[side])
             id_melds: list[Any] = list(table.melds[side].values())
             expected = v.score_team(

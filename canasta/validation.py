@@ -48,13 +48,13 @@ def card_codes(game: Game) -> list[int]:
             cards.extend(meld.cards)
     for group in (*game.red_threes, *game.removed):
         cards.extend(group)
-    if game._xr:
+    if game._american_rules:
         for bonus in game.bonus:
             cards.extend(bonus)
-    if game._ids:
-        cards.extend(game._id_cards())
+    if game._meld_ids:
+        cards.extend(game._meld_ids_cards())
     if game._feet:
-        cards.extend(game._ft_cards())
+        cards.extend(game._feet_cards())
     for c in cards:
         counts[c] += 1
     for hand in game.hands:
@@ -65,10 +65,10 @@ def card_codes(game: Game) -> list[int]:
 
 def never_held(game: Game) -> tuple[int, ...]:
     """Codes no hand ever holds in a live position: laid out (and replaced) as soon as they come into it."""
-    if game._xr:
+    if game._american_rules:
         return ()  # Modern American: a count per side, checked by held_threes_allowed
-    if game._ids:
-        return RED_THREE_CODES if game._ct else ()  # Samba's turn is Classic's; Burraco has no red-three rule
+    if game._meld_ids:
+        return RED_THREE_CODES if game._classic_turn else ()  # Samba's turn is Classic's; Burraco has no red-three rule
     return tuple(c for c in range(NUM_CODES) if game._laid_out[c])
 
 
@@ -108,7 +108,7 @@ def position_problems(game: Game) -> list[str]:
         for s, hand in enumerate(game.hands):
             if any(hand[c] for c in bad):
                 problems.append(f"threes: seat {s} holds a card the rules lay out ({[c for c in bad if hand[c]]})")
-            if game._xr:
+            if game._american_rules:
                 threes = sum(hand[c] for c in THREE_CODES)
                 allowed = held_threes_allowed(game, s)
                 if threes > allowed:

@@ -135,7 +135,7 @@ class FootRules:
     deals: list[dict[str, Any]]
     penalties: list[list[tuple[str, int]]]
 
-    def _ft_round_minimum(self) -> int:
+    def _feet_round_minimum(self) -> int:
         """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``)."""
         return int(self.variant.round_minimum(self.hand_no))
 
@@ -143,7 +143,7 @@ class FootRules:
     def _reset_turn(self) -> None:
         raise NotImplementedError
 
-    def _ft_deal_feet(self, dealt: list[list[int]]) -> None:
+    def _feet_deal_feet(self, dealt: list[list[int]]) -> None:
         """Knees and feet after the hands (``dealt``: each seat's hand in the order dealt)."""
         v = self.variant
         n = self.num_players
@@ -168,10 +168,10 @@ class FootRules:
                     self.feet[seat] = list(hand)
                     dealt[seat] = list(foot)
                     self.hand_sizes[seat] = len(foot)
-        self._ft_start_pass(dealt)
+        self._feet_start_pass(dealt)
 
     # ------------------------------------------------------------ hand-passing deal
-    def _ft_start_pass(self, dealt: list[list[int]]) -> None:
+    def _feet_start_pass(self, dealt: list[list[int]]) -> None:
         """Encyclopedia (option hand_passing): 'After the deal (but before looking at the cards), each player turns
         up the top card of each hand.' Both piles of each seat are set aside (pile 1: the hand as dealt, pile 2:
         the foot); nobody holds a card until the passing, so the deal's record of hands stays empty until then."""
@@ -188,10 +188,10 @@ class FootRules:
         for d in dealt:
             d.clear()
 
-    def _ft_pass_actions(self) -> list[Action]:
+    def _feet_pass_actions(self) -> list[Action]:
         return list(_KEEP_ACTIONS)
 
-    def _ft_check_keep(self, action: Action) -> None:
+    def _feet_check_keep(self, action: Action) -> None:
         if self.phase != P_PASS:
             raise IllegalActionError("keep-timing", "a pile is kept as the foot only in the hand-passing deal, "
                                      "before the first turn (Encyclopedia, table rule hand_passing)")
@@ -202,7 +202,7 @@ class FootRules:
         if action.cards or action.target not in (1, 2):
             raise IllegalActionError("keep-pile", "keep names one of your two dealt piles: 'keep 1' or 'keep 2'")
 
-    def _ft_do_keep(self, action: Action) -> None:
+    def _feet_do_keep(self, action: Action) -> None:
         """'He then selects one hand to keep as his "foot"': each seat in turn from the dealer's left; the
         passing happens once every seat has chosen (the choices are simultaneous at the table)."""
         self.kept[self.turn] = action.target
@@ -210,9 +210,9 @@ class FootRules:
         if not self.kept[nxt]:
             self.turn = nxt
             return
-        self._ft_pass_hands()
+        self._feet_pass_hands()
 
-    def _ft_pass_hands(self) -> None:
+    def _feet_pass_hands(self) -> None:
         """'... and passes the other to the player on his left. Each player then picks up the hand passed to him
         and plays it as the "hand".' Left is the next seat in turn order. Red threes are then laid out and
         replaced as at a deal (the replacements go in the deal's record)."""
@@ -245,7 +245,7 @@ class FootRules:
             if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
 
-    def _ft_after_deal(self) -> None:
+    def _feet_after_deal(self) -> None:
         """Denexa's self-deal (option self_deal): 'Each player takes a small portion of one of the stocks and
         deals two piles of eleven cards ... If a player managed to pull exactly 22 cards from the stock, they
         immediately score a 100-point bonus. Otherwise, any excess cards are returned to the stock.'
@@ -268,20 +268,20 @@ class FootRules:
                 self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
         self.deals[-1]["pulls"] = pulls
 
-    def _ft_threes_held(self, counts: list[int]) -> int:
+    def _feet_threes_held(self, counts: list[int]) -> int:
         """Threes in a hand, which never meld: black ones, and red ones where the table keeps them in hand
         (red_threes_laid_out false; Encyclopedia: 'The same is true of red threes')."""
         held = counts[12] + counts[15]
         return held if self.variant.red_threes_laid_out else held + counts[13] + counts[14]
 
-    def _ft_knee_taken(self, seat: int) -> bool:
+    def _feet_knee_taken(self, seat: int) -> bool:
         return self.variant.knee_size > 0 and self.in_knee[seat]
 
-    def _ft_ready_for_foot(self, seat: int) -> bool:
+    def _feet_ready_for_foot(self, seat: int) -> bool:
         """The foot comes after the knee (Triple Play), or straight after the hand."""
         return self.variant.knee_size == 0 or self.in_knee[seat]
 
-    def _ft_pick_up_knee(self, seat: int) -> None:
+    def _feet_pick_up_knee(self, seat: int) -> None:
         """Triple Play: 'they pick up their knee pile and add it to their hand. They then continue their turn'."""
         knee = self.knees[seat]
         self.knees[seat] = []
@@ -292,27 +292,27 @@ class FootRules:
         self.hand_sizes[seat] += len(knee)
         self._lay_out_red_threes(seat, [])  # laid out, not replaced, from the knee on
 
-    def _ft_after_draw(self, seat: int) -> None:
+    def _feet_after_draw(self, seat: int) -> None:
         """Triple Play: 'On their partner's next turn, after drawing, they also pick up their knee pile.'"""
         if self.variant.knee_size and self.knee_side[self._sides[seat]] and not self.in_knee[seat]:
-            self._ft_pick_up_knee(seat)
+            self._feet_pick_up_knee(seat)
 
-    def _ft_knocks(self) -> bool:
+    def _feet_knocks(self) -> bool:
         """Triple Play: 'If a player began their turn by picking up the discard pile instead, they do not
         discard. Instead, they knock on the table to signify when they are done melding.'"""
         return bool(self.variant.NO_DISCARD_AFTER_TAKE) and self.took_pile
 
-    def _ft_play_filter(self, out: list[Action], pending_ok: bool) -> list[Action]:
+    def _feet_play_filter(self, out: list[Action], pending_ok: bool) -> list[Action]:
         v = self.variant
         if v.NO_WILD_RANKS:
             no_wild = v.NO_WILD_RANKS
             out = [a for a in out if a.kind not in ("meld", "add") or not any(_is_wild(c) for c in a.cards)
                    or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
-        if self._ft_knocks() and not self.no_discard:
+        if self._feet_knocks() and not self.no_discard:
             out = [a for a in out if a.kind != "discard"]
             if pending_ok:
                 out.append(Action("end"))
-        elif self._ft_floats() and pending_ok:
+        elif self._feet_floats() and pending_ok:
             out.append(Action("end"))
         if not v.red_threes_laid_out:
             # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
@@ -323,13 +323,13 @@ class FootRules:
                 out.append(Action("discard", (code,)))
         return out
 
-    def _ft_floats(self) -> bool:
+    def _feet_floats(self) -> bool:
         """Encyclopedia (option floating): 'A player currently in their foot may choose to pass, or "float",
         rather than discard at the end of their turn'."""
         return bool(self.variant.floating) and self.in_foot[self.turn] and not self.no_discard \
             and self.phase == "play"
 
-    def _ft_pick_up_foot(self, seat: int) -> None:
+    def _feet_pick_up_foot(self, seat: int) -> None:
         """'When a player has exhausted their hand, they may then pick up their foot pile and play with it.'"""
         foot = self.feet[seat]
         self.feet[seat] = []
@@ -345,15 +345,15 @@ class FootRules:
         if shown is not None and self.hand_no == hand_no and hand[shown] > self.known[seat].count(shown):
             self.known[seat].append(shown)  # the foot's turned-up card (hand_passing): everyone saw it go in
 
-    def _ft_start_turn(self) -> None:
+    def _feet_start_turn(self) -> None:
         """'If the player gets rid of their final card through discarding, they pick up the foot at the
         beginning of their next turn.'"""
         seat = self.turn
-        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._ft_ready_for_foot(seat):
-            self._ft_pick_up_foot(seat)
+        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._feet_ready_for_foot(seat):
+            self._feet_pick_up_foot(seat)
 
     # ----------------------------------------------------------------- books
-    def _ft_close_books(self, side: int) -> None:
+    def _feet_close_books(self, side: int) -> None:
         """'A meld of seven cards is called a pile ... once a pile has been completed, a new meld of the
         same rank can be established.'"""
         melds = self.melds[side]
@@ -363,30 +363,30 @@ class FootRules:
             m = melds.pop(r)
             self.books[side].append((r, list(m.cards)))
 
-    def _ft_after_change(self, seat: int) -> None:
+    def _feet_after_change(self, seat: int) -> None:
         side = self._sides[seat]
-        self._ft_close_books(side)
+        self._feet_close_books(side)
         if self.variant.knee_size and self.books[side] and self.opened[side] and not self.knee_side[side]:
             # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee'
             self.knee_side[side] = True
             if not self.in_knee[seat]:
-                self._ft_pick_up_knee(seat)
+                self._feet_pick_up_knee(seat)
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             if self.in_foot[seat]:
                 self._go_out(seat)
-            elif not self._ft_ready_for_foot(seat):
+            elif not self._feet_ready_for_foot(seat):
                 pass  # Triple Play: no knee yet (only a pile take, which needs no discard, can get here)
             else:
                 # 'If the player manages to run out of cards before discarding (i.e. through melding),
                 # they may simply pick up their foot at that time and continue their turn.'
-                self._ft_pick_up_foot(seat)
+                self._feet_pick_up_foot(seat)
 
-    def _ft_grows(self, naturals: int, wilds: int) -> bool:
+    def _feet_grows(self, naturals: int, wilds: int) -> bool:
         """May a meld pass seven cards? Encyclopedia (option black_unlimited): 'a black canasta can grow to
         unlimited size as long as the number of natural cards exceeds the number of wild cards'."""
         return bool(self.variant.black_unlimited) and wilds > 0 and naturals > wilds
 
-    def _ft_retract_books(self, seat: int) -> None:
+    def _feet_retract_books(self, seat: int) -> None:
         """An opening below the minimum taken back: books closed this turn go back to the hand too."""
         side = self._sides[seat]
         hand = self.hands[seat]
@@ -397,7 +397,7 @@ class FootRules:
             self.known[seat].extend(cards)
         self.books[side] = []
 
-    def _ft_books(self, side: int, skip_open: int | None = None) -> list[tuple[int, int]]:
+    def _feet_books(self, side: int, skip_open: int | None = None) -> list[tuple[int, int]]:
         """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards), and of each
         black canasta still open (option black_unlimited: seven cards or more, not closed), but for the
         rank ``skip_open``."""
@@ -408,7 +408,7 @@ class FootRules:
         return out
 
     # ------------------------------------------------------------- going out
-    def _ft_may_ask(self) -> bool:
+    def _feet_may_ask(self) -> bool:
         v = self.variant
         seat = self.turn
         if self.asked or self._partners[seat] is None or v.permission == "none" or self.no_discard:
@@ -416,7 +416,7 @@ class FootRules:
         # Encyclopedia (option ask_in_hand): the question is not tied to the foot
         return self.in_foot[seat] or v.ask_in_hand
 
-    def _ft_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0,
+    def _feet_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0,
                            black_threes: int | None = None) -> str | None:
         """Why the player may not empty the hand now (None: they may). ``book`` is (rank, wild cards)
         of a meld the action completes; ``left`` the cards it leaves (1: the last would be discarded,
@@ -424,18 +424,18 @@ class FootRules:
         v = self.variant
         seat = self.turn
         if black_threes is None:  # black threes never meld: any in hand stay in it
-            black_threes = self._ft_threes_held(self.hands[seat])
+            black_threes = self._feet_threes_held(self.hands[seat])
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
             # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee
             # pile ... They then continue their turn as usual': completing it with the last cards is no going out
             knee_next = book is not None and not self.knee_side[side]
-            if left == 0 and not self._ft_ready_for_foot(seat) and not self.took_pile and not knee_next:
+            if left == 0 and not self._feet_ready_for_foot(seat) and not self.took_pile and not knee_next:
                 return ("you pick up your knee only with your side's first canasta: keep a card to discard "
                         "(Denexa 'Triple Play')")
             return None  # playing out the hand (or knee): the knee or foot comes next
-        if left == 1 and self._ft_knocks():
+        if left == 1 and self._feet_knocks():
             return None  # Triple Play: no discard after a pile take, so one card may stay in hand
         if left == 1 and v.floating:
             return None  # Encyclopedia 'float': the last card may stay in hand, the turn ending without a discard
@@ -455,7 +455,7 @@ class FootRules:
                         f"foot piles to go out ({waiting} not yet; Denexa 'Going out', Encyclopedia 'each member')")
             if v.permission == "required" and self.permission is not True:
                 return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
-        books = self._ft_books(side, skip_open=book[0] if book is not None else None)
+        books = self._feet_books(side, skip_open=book[0] if book is not None else None)
         if book is not None:
             books.append((book[0], 0 if book[0] == WILD_RANK else book[1]))
         why: str | None = v.books_problem(books)
@@ -466,7 +466,7 @@ class FootRules:
                     "would be one")
         return None
 
-    def _ft_going_out(self, seat: int) -> None:
+    def _feet_going_out(self, seat: int) -> None:
         """Encyclopedia (option partner_in_hand_penalty, with partner_in_foot false): going out 'even if your
         partner is still in their hand (though points in their foot still count against you, possibly with an
         additional 100 point penalty)'. With teams of three the penalty is paid once for each teammate
@@ -479,7 +479,7 @@ class FootRules:
             self.penalties[self._sides[seat]].append(("partner_in_hand", -points * in_hand))
 
     # ------------------------------------------------------------------ pile
-    def _ft_take_actions(self) -> list[Action]:
+    def _feet_take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
         hand = self.hands[self.turn]
@@ -506,9 +506,9 @@ class FootRules:
                 two = next((c for c in _TWO_CODES if hand[c]), None)
                 if two is not None:
                     out.append(Action(TAKE, (nats[0], two)))
-        return [a for a in out if self._ft_check_take(a, raise_error=False)]
+        return [a for a in out if self._feet_check_take(a, raise_error=False)]
 
-    def _ft_check_take(self, action: Action, raise_error: bool) -> bool:
+    def _feet_check_take(self, action: Action, raise_error: bool) -> bool:
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -579,7 +579,7 @@ class FootRules:
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
             wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
             size = naturals + wilds
-            if size > v.MELD_MAX and not self._ft_grows(naturals, wilds):
+            if size > v.MELD_MAX and not self._feet_grows(naturals, wilds):
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa): the top "
                          "card and your two cards do not fit on your meld of that rank")
             if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
@@ -599,14 +599,14 @@ class FootRules:
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            b3 = self._ft_threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
+            b3 = self._feet_threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
                                                   if v.blocks_pile(c))
-            why = self._ft_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
+            why = self._feet_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
 
-    def _ft_do_take(self, action: Action) -> None:
+    def _feet_do_take(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -643,12 +643,12 @@ class FootRules:
             self._check_opened(side)
         else:
             self._take_rest(seat, rest)
-        self._ft_after_change(seat)
+        self._feet_after_change(seat)
         if self.phase == "play":
-            self._ft_after_draw(seat)
+            self._feet_after_draw(seat)
 
     # ------------------------------------------------------------ observation
-    def _ft_observation(self, obs: dict[str, Any]) -> None:
+    def _feet_observation(self, obs: dict[str, Any]) -> None:
         v = self.variant
         obs["frozen"] = False
         obs["foot_sizes"] = [len(f) for f in self.feet]
@@ -658,7 +658,7 @@ class FootRules:
                           "kind": v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)}
                          for r, cards in b] for b in self.books]
         obs["books_needed"] = {"clean": v.clean_books, "dirty": v.dirty_books, "wild": v.wild_books}
-        obs["books_ready"] = [v.books_problem(self._ft_books(s)) is None for s in range(self.num_sides)]
+        obs["books_ready"] = [v.books_problem(self._feet_books(s)) is None for s in range(self.num_sides)]
         if v.knee_size:
             obs["knee_sizes"] = [len(k) for k in self.knees]
             obs["in_knee"] = list(self.in_knee)
@@ -673,7 +673,7 @@ class FootRules:
             obs["foot_shown"] = [None if c is None else format_card(c) for c in self.foot_shown]
 
     # ------------------------------------------------------------ persistence
-    def _ft_copy_into(self, g: Any) -> None:
+    def _feet_copy_into(self, g: Any) -> None:
         g.knees = [list(k) for k in self.knees]
         g.in_knee = list(self.in_knee)
         g.knee_side = list(self.knee_side)
@@ -684,7 +684,7 @@ class FootRules:
         g.kept = list(self.kept)
         g.foot_shown = list(self.foot_shown)
 
-    def _ft_to_dict(self, d: dict[str, Any]) -> None:
+    def _feet_to_dict(self, d: dict[str, Any]) -> None:
         d["feet"] = [list(f) for f in self.feet]
         d["in_foot"] = list(self.in_foot)
         d["books"] = [[[r, list(c)] for r, c in b] for b in self.books]
@@ -697,7 +697,7 @@ class FootRules:
             d["kept"] = list(self.kept)
             d["foot_shown"] = list(self.foot_shown)
 
-    def _ft_validate_loaded(self) -> None:
+    def _feet_validate_loaded(self) -> None:
         """A seat playing from its foot (knee) has picked that pile up: it holds no card."""
         for seat in range(self.num_players):
             if self.in_foot[seat] and self.feet[seat]:
@@ -707,7 +707,7 @@ class FootRules:
                 raise InconsistentPositionError("knees", f"seat {seat} has picked up its knee, yet its knee pile "
                                                          "still holds cards")
 
-    def _ft_from_dict(self, d: dict[str, Any]) -> None:
+    def _feet_from_dict(self, d: dict[str, Any]) -> None:
         self.feet = [[int(c) for c in f] for f in d["feet"]]
         self.in_foot = [bool(x) for x in d["in_foot"]]
         self.books = [[(int(r), [int(c) for c in cards]) for r, cards in b] for b in d["books"]]
@@ -736,7 +736,7 @@ class FootRules:
         if len(self.books) != self.num_sides:
             raise ValueError("books need one entry per side")
 
-    def _ft_cards(self) -> list[int]:
+    def _feet_cards(self) -> list[int]:
         return ([c for f in self.feet for c in f] + [c for k in self.knees for c in k]
                 + [c for b in self.books for _, cards in b for c in cards]
                 + [c for ps in self.passing for p in ps for c in p])

@@ -14,7 +14,7 @@ from collections.abc import Sized
 from typing import Any
 
 import canasta.engine.chance as _chance
-import canasta.engine.setrules as _sr
+import canasta.engine.setrules as setrules
 from canasta.cards import (
     JOKER,
     NUM_CODES,
@@ -102,16 +102,16 @@ class Game(IdMeldRules, FootRules):
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
         #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
-        self._ids: bool = bool(getattr(cls, "MELD_IDS", False))
+        self._meld_ids: bool = bool(getattr(cls, "MELD_IDS", False))
         #: extended set-meld rules on the Classic turn (Modern American: canasta.engine.setrules)
-        self._xr: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
+        self._american_rules: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
         #: Classic's turn on meld ids: frozen pile, red threes, minimum (Samba; canasta.engine.idturn)
-        self._ct: bool = bool(getattr(cls, "CLASSIC_TURN", False))
+        self._classic_turn: bool = bool(getattr(cls, "CLASSIC_TURN", False))
         #: a foot per seat, books closing at seven, minimums by round (canasta.engine.feet)
         self._feet: bool = bool(getattr(cls, "FEET", False))
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
-        if self._ids:  # the meld-id family (idmelds) reads none of the set family's tables below
+        if self._meld_ids:  # the meld-id family (idmelds) reads none of the set family's tables below
             self._blocks_pile = [False] * NUM_CODES
             self._threes_ordinary = False
             self._meld_ranks = _NATURAL_RANKS
@@ -124,7 +124,7 @@ class Game(IdMeldRules, FootRules):
             self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
             self._min_naturals = v.min_naturals()
             #: black threes meld (going out) unless the variant forbids it (Hand and Foot)
-            self._b3_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
+            self._black_three_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
             #: most cards in a meld (Hand and Foot's piles close at seven)
             self._meld_max: int = v.MELD_MAX or 1 << 30
             #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
@@ -137,8 +137,8 @@ class Game(IdMeldRules, FootRules):
         self._mates = [self.variant.teammates_of(s) for s in range(players)]
         #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
         self._laid_out = [False] * NUM_CODES
-        if not self._ids and not self._threes_ordinary:
-            for c in (12, 13, 14, 15) if self._xr else (13, 14):
+        if not self._meld_ids and not self._threes_ordinary:
+            for c in (12, 13, 14, 15) if self._american_rules else (13, 14):
                 self._laid_out[c] = True
             if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
                 self._laid_out[13] = self._laid_out[14] = False
@@ -172,8 +172,8 @@ class Game(IdMeldRules, FootRules):
         self.reshuffles = 0
         deck = v.deck()
         self.chance(str(self.hand_no)).shuffle(deck)
-        if self._ids:
-            self._id_deal_cards(deck)
+        if self._meld_ids:
+            self._meld_ids_deal_cards(deck)
             self.frozen = False
             self.melds = [{} for _ in range(self.num_sides)]
             self.red_threes = [list[int]() for _ in range(self.num_sides)]
@@ -186,7 +186,7 @@ class Game(IdMeldRules, FootRules):
             self.hand_over = False
             self.turn = (self.dealer + 1) % n
             self._reset_turn()
-            self._id_after_deal()
+            self._meld_ids_after_deal()
             return
         self.stock: list[int] = deck
         self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
@@ -200,7 +200,7 @@ class Game(IdMeldRules, FootRules):
                 dealt[seat].append(c)
         self.hand_sizes = [v.hand_size] * n
         if self._feet:
-            self._ft_deal_feet(dealt)
+            self._feet_deal_feet(dealt)
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
@@ -227,7 +227,7 @@ class Game(IdMeldRules, FootRules):
         self.melded_before = [False] * n
         #: per seat, cards every player saw go into that hand (from a taken pile) and still there
         self.known = [list[int]() for _ in range(n)]
-        if self._xr:
+        if self._american_rules:
             #: per seat, bonus cards held face down until the seat's next turn (Modern American)
             self.bonus: list[list[int]] = [[] for _ in range(n)]
             #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
@@ -237,7 +237,7 @@ class Game(IdMeldRules, FootRules):
                            "hands": [list(h) for h in dealt], "upcards": upcards,
                            "replacements": replacements})
         if self._feet:
-            self._ft_after_deal()
+            self._feet_after_deal()
         self.hand_over = False
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
@@ -269,18 +269,18 @@ class Game(IdMeldRules, FootRules):
         self.retracted = False
         #: the side completed its initial meld in this turn
         self.opened_turn = False
-        if self._ids:
-            self._id_reset_turn()
+        if self._meld_ids:
+            self._meld_ids_reset_turn()
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
-        if self._xr:
-            return _sr.lay_out_threes(self, seat, got)
+        if self._american_rules:
+            return setrules.lay_out_threes(self, seat, got)
         if not self._laid_out[13]:
             return True  # red threes stay in the hand (Hand and Foot's table rule red_threes_laid_out)
         hand = self.hands[seat]
         side = self._sides[seat]
-        if self._feet and self._ft_knee_taken(seat):
+        if self._feet and self._feet_knee_taken(seat):
             # Triple Play: 'Beginning when a player picks up their knee pile, they no longer draw a card to
             # replace red 3s.'
             for c in (13, 14):
@@ -339,7 +339,7 @@ class Game(IdMeldRules, FootRules):
 
     def minimum(self, side: int) -> int:
         if self._feet:  # Hand and Foot: by the round, not the score
-            return self._ft_round_minimum() + self.minimum_extra[side]
+            return self._feet_round_minimum() + self.minimum_extra[side]
         return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
 
     def hand_cards(self, seat: int) -> list[int]:
@@ -373,15 +373,15 @@ class Game(IdMeldRules, FootRules):
 
     def _melds_after_retract(self, action: Action) -> bool:
         """Whether ``action`` starts a meld after this turn's retract (refused: see :meth:`_do_retract`)."""
-        return self.retracted and action.kind == MELD and not (self._xr and _sr.is_three_layout(action))
+        return self.retracted and action.kind == MELD and not (self._american_rules and setrules.is_three_layout(action))
 
     def _retracted_problem(self, raise_error: bool) -> bool:
         """The refusal of a meld after this turn's retract (the meld checks of every family call it)."""
         return self._fail(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
 
     def _legal_actions(self) -> list[Action]:
-        if self._ids:
-            return self._id_legal()
+        if self._meld_ids:
+            return self._meld_ids_legal()
         if self.phase == P_DRAW:
             return self._draw_actions()
         if self.phase == P_PLAY:
@@ -389,7 +389,7 @@ class Game(IdMeldRules, FootRules):
         if self.phase == P_ANSWER:
             return [YES_ACTION, NO_ACTION]
         if self.phase == P_PASS:
-            return self._ft_pass_actions()
+            return self._feet_pass_actions()
         return []
 
     def _draw_actions(self) -> list[Action]:
@@ -403,12 +403,12 @@ class Game(IdMeldRules, FootRules):
             out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
-        if self._xr:
+        if self._american_rules:
             # Modern American: a kept three may be laid out before drawing ('you lay down your three before
             # drawing from the stock'); table rule special_from_pile
-            out.extend(_sr.three_layout_actions(self))
+            out.extend(setrules.three_layout_actions(self))
             if len(self.pile) == 1:
-                out.extend(_sr.special_actions(self))
+                out.extend(setrules.special_actions(self))
         return out
 
     def _can_draw(self) -> bool:
@@ -438,7 +438,7 @@ class Game(IdMeldRules, FootRules):
         if self.pile_barred or not self.pile:
             return []
         if self._feet:
-            return self._ft_take_actions()
+            return self._feet_take_actions()
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -476,8 +476,8 @@ class Game(IdMeldRules, FootRules):
         return out
 
     def _play_actions(self) -> list[Action]:
-        if self._xr:
-            direct = _sr.play_actions(self)
+        if self._american_rules:
+            direct = setrules.play_actions(self)
             if direct is not None:
                 return direct
         v = self.variant
@@ -497,7 +497,7 @@ class Game(IdMeldRules, FootRules):
         wild_pairs = wild_mixes(hand, 2) if self._min_naturals < 2 else []
         # Modern American's initial meld: 'mixed melds of two cards and up to two wild cards' (Terms),
         # a start of its own (a second wild card cannot be added to a meld begun with one)
-        two_wild_starts = wild_mixes(hand, 2) if self._xr else []
+        two_wild_starts = wild_mixes(hand, 2) if self._american_rules else []
         for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
@@ -541,7 +541,7 @@ class Game(IdMeldRules, FootRules):
                 if ok:
                     for w in wilds:
                         append(_add_wild(w, r))
-        bt = hand[12] + hand[15] if self._b3_melds else 0
+        bt = hand[12] + hand[15] if self._black_three_melds else 0
         if bt >= 3 and size - bt <= 1:
             codes = [c for c in _BLACK_THREE_CODES for _ in range(hand[c])]
             append(Action(MELD, tuple(codes[:3])))
@@ -553,7 +553,7 @@ class Game(IdMeldRules, FootRules):
             out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
-        if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._xr:
+        if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._american_rules:
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
             # (Modern American's filter_play below makes these checks itself)
             out = [a for a in out if self._check_meld_like(a, raise_error=False)]
@@ -580,11 +580,11 @@ class Game(IdMeldRules, FootRules):
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
-        if self._xr:
-            out.extend(_sr.extra_play_actions(self))
-            return _sr.filter_play(self, out, pending_ok)
+        if self._american_rules:
+            out.extend(setrules.extra_play_actions(self))
+            return setrules.filter_play(self, out, pending_ok)
         if self._feet:
-            return self._ft_play_filter(out, pending_ok)
+            return self._feet_play_filter(out, pending_ok)
         return out
 
     def _natural_mixes(self, codes: list[int], n: int) -> list[tuple[int, ...]]:
@@ -646,16 +646,16 @@ class Game(IdMeldRules, FootRules):
         return out
 
     def _pending_met(self, side: int) -> bool:
-        if self._xr:
-            return _sr.pending_met(self, side)
+        if self._american_rules:
+            return setrules.pending_met(self, side)
         return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
         if self._feet:
-            return self._ft_may_ask()
-        if self._xr:
-            return _sr.may_ask(self)
+            return self._feet_may_ask()
+        if self._american_rules:
+            return setrules.may_ask(self)
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -674,15 +674,15 @@ class Game(IdMeldRules, FootRules):
         """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
         if not isinstance(action, Action):
             raise IllegalActionError("not-an-action", f"{action!r} is not an action")
-        if self._ids:
-            self._id_check(action)
+        if self._meld_ids:
+            self._meld_ids_check(action)
             return
         kind = action.kind
         ph = self.phase
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
         if ph == P_PASS or kind == KEEP:
-            self._ft_check_keep(action)
+            self._feet_check_keep(action)
             return
         if kind == SPECIAL:
             self._check_special(action)
@@ -706,8 +706,8 @@ class Game(IdMeldRules, FootRules):
                     "and only when your side has the canastas needed to go out")
             return
         if ph == P_DRAW:
-            if kind == MELD and self._xr and _sr.is_three_layout(action):
-                _sr.check_three_layout(self, action, raise_error=True)
+            if kind == MELD and self._american_rules and setrules.is_three_layout(action):
+                setrules.check_three_layout(self, action, raise_error=True)
                 return
             if kind == DRAW:
                 if not self._can_draw():
@@ -737,7 +737,7 @@ class Game(IdMeldRules, FootRules):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
-            if self._feet and ((self._ft_knocks() and not self.no_discard) or self._ft_floats()):
+            if self._feet and ((self._feet_knocks() and not self.no_discard) or self._feet_floats()):
                 if not self._pending_met(self._sides[self.turn]):
                     raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
                 return
@@ -754,11 +754,11 @@ class Game(IdMeldRules, FootRules):
 
     def _check_special(self, action: Action) -> None:
         """Modern American's special hands (canasta.engine.setrules): the whole hand laid down at once."""
-        if not self._xr:
+        if not self._american_rules:
             raise IllegalActionError("no-special-hands", f"{self.variant_name} has no special hands")
         if self.phase not in (P_DRAW, P_PLAY):
             raise IllegalActionError("special-timing", "a special hand is laid down in your own turn")
-        why = _sr.special_problem(self, action)
+        why = setrules.special_problem(self, action)
         if why is not None:
             raise IllegalActionError(*why)
 
@@ -782,7 +782,7 @@ class Game(IdMeldRules, FootRules):
         ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books);
         ``left``: cards the action leaves (1: the last card would be discarded; -1: a discard of the last card)."""
         if self._feet:
-            return self._ft_finish_problem(side, book, left)
+            return self._feet_finish_problem(side, book, left)
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         if not self._canastas_ok(side, counts):
@@ -805,10 +805,10 @@ class Game(IdMeldRules, FootRules):
         return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
-        if self._xr:
-            return _sr.check_take(self, action, raise_error)
+        if self._american_rules:
+            return setrules.check_take(self, action, raise_error)
         if self._feet:
-            return self._ft_check_take(action, raise_error)
+            return self._feet_check_take(action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -901,8 +901,8 @@ class Game(IdMeldRules, FootRules):
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
         if self._melds_after_retract(action):
             return self._retracted_problem(raise_error)
-        if self._xr:
-            return _sr.check_meld_like(self, action, raise_error)
+        if self._american_rules:
+            return setrules.check_meld_like(self, action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1026,7 +1026,7 @@ class Game(IdMeldRules, FootRules):
                 counts = (counts[0], counts[1] - 1)
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
-        if new_size > self._meld_max and not (self._feet and self._ft_grows(nat, w)):
+        if new_size > self._meld_max and not (self._feet and self._feet_grows(nat, w)):
             return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
                      "(Denexa 'Hand and Foot')")
         if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
@@ -1068,8 +1068,8 @@ class Game(IdMeldRules, FootRules):
         return self.variant.wild_limit_text()
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
-        if self._xr:
-            return _sr.check_discard(self, action, raise_error)
+        if self._american_rules:
+            return setrules.check_discard(self, action, raise_error)
         seat = self.turn
         side = self._sides[seat]
         f = self._fail
@@ -1082,7 +1082,7 @@ class Game(IdMeldRules, FootRules):
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
-        if self._feet and self._ft_knocks():
+        if self._feet and self._feet_knocks():
             return f(raise_error, "no-discard", "after picking up the discard pile you do not discard: end your turn "
                      "with 'end' (Denexa 'Triple Play': 'they knock on the table')")
         if self.hand_sizes[seat] == 1:
@@ -1111,8 +1111,8 @@ class Game(IdMeldRules, FootRules):
         return self
 
     def _do(self, action: Action) -> None:
-        if self._ids:
-            self._id_do(action)
+        if self._meld_ids:
+            self._meld_ids_do(action)
             return
         seat = self.actor
         got: list[int] = []
@@ -1131,7 +1131,7 @@ class Game(IdMeldRules, FootRules):
             self._do_discard(action)
         elif kind == ASK:
             self.asked = True
-            if self._xr:
+            if self._american_rules:
                 self.asked_hand[self.turn] = True
             self.return_phase = self.phase
             self.phase = P_ANSWER
@@ -1141,13 +1141,13 @@ class Game(IdMeldRules, FootRules):
         elif kind == RETRACT:
             self._do_retract()
         elif kind == SPECIAL:
-            _sr.do_special(self, action)
+            setrules.do_special(self, action)
         elif kind == KEEP:
-            self._ft_do_keep(action)
+            self._feet_do_keep(action)
         elif kind == END:
-            if self._feet and self.phase == P_PLAY and self._ft_knocks() and not self.no_discard:
+            if self._feet and self.phase == P_PLAY and self._feet_knocks() and not self.no_discard:
                 self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
-            elif self._feet and self._ft_floats():
+            elif self._feet and self._feet_floats():
                 if self.permission is True:  # Denexa: 'Not being able to go out after having asked'
                     side = self._sides[seat]
                     self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
@@ -1172,7 +1172,7 @@ class Game(IdMeldRules, FootRules):
             if self._laid_out[got[before]] and not self._lay_out_red_threes(seat, got):
                 return
         if self._feet:
-            self._ft_after_draw(seat)
+            self._feet_after_draw(seat)
 
     def _reshuffle(self) -> None:
         """Encyclopedia: 'flipping over the discard pile and turning it into a new stock'."""
@@ -1187,7 +1187,7 @@ class Game(IdMeldRules, FootRules):
 
     def _do_take(self, action: Action) -> None:
         if self._feet:
-            self._ft_do_take(action)
+            self._feet_do_take(action)
             return
         v = self.variant
         seat = self.turn
@@ -1248,8 +1248,8 @@ class Game(IdMeldRules, FootRules):
                 self.unusable[c] += 1
 
     def _check_opened(self, side: int) -> None:
-        if self._xr:
-            _sr.check_opened(self, side)
+        if self._american_rules:
+            setrules.check_opened(self, side)
             return
         if self.pending_value >= self.minimum(self.variant.side_of(self.turn)):
             self.opened[side] = True
@@ -1265,8 +1265,8 @@ class Game(IdMeldRules, FootRules):
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
-        if rank == THREE and self._xr:  # Modern American: lay out the three kept in hand
-            _sr.lay_out_kept_three(self, action)
+        if rank == THREE and self._american_rules:  # Modern American: lay out the three kept in hand
+            setrules.lay_out_kept_three(self, action)
             return
         if rank in self.melds[side]:  # a variant where melds of one rank join (MELDS_JOIN)
             self._do_add(Action(ADD, cards, rank))
@@ -1319,14 +1319,14 @@ class Game(IdMeldRules, FootRules):
 
     def _after_hand_change(self, seat: int) -> None:
         if self._feet:
-            self._ft_after_change(seat)
+            self._feet_after_change(seat)
             return
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             self._go_out(seat)
 
     def _do_discard(self, action: Action) -> None:
-        if self._xr:
-            _sr.do_discard(self, action)
+        if self._american_rules:
+            setrules.do_discard(self, action)
             return
         seat = self.turn
         side = self._sides[seat]
@@ -1350,11 +1350,11 @@ class Game(IdMeldRules, FootRules):
         self.turn = (seat + 1) % self.num_players
         self._reset_turn()
         if self._feet:
-            self._ft_start_turn()
+            self._feet_start_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
-        elif self._xr:
-            _sr.start_turn(self)
+        elif self._american_rules:
+            setrules.start_turn(self)
 
     def _do_retract(self) -> None:
         """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
@@ -1363,7 +1363,7 @@ class Game(IdMeldRules, FootRules):
         hand = self.hands[seat]
         snap = self.take_snapshot if self.took_pile else None
         if self._feet:
-            self._ft_retract_books(seat)
+            self._feet_retract_books(seat)
         for r in list(self.turn_created):
             m = self.melds[side].pop(r, None)
             if m is None:  # it closed into a book (Hand and Foot), returned above
@@ -1391,9 +1391,9 @@ class Game(IdMeldRules, FootRules):
 
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
-        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side) and not self._xr
+        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side) and not self._american_rules
         if self._feet:
-            self._ft_going_out(seat)
+            self._feet_going_out(seat)
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
@@ -1427,8 +1427,8 @@ class Game(IdMeldRules, FootRules):
     def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
         v = self.variant
         self.hand_over = True
-        if self._xr:
-            _sr.bonus_to_hands(self)
+        if self._american_rules:
+            setrules.bonus_to_hands(self)
         results = self.score_sides(went_out, concealed, special)
         totals = [r["total"] for r in results]
         for side, t in enumerate(totals):
@@ -1464,8 +1464,8 @@ class Game(IdMeldRules, FootRules):
             raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
         v = self.variant
         side = None if seat is None else self._sides[seat]
-        if self._ids:
-            return self._id_observation(self._base_observation(seat))
+        if self._meld_ids:
+            return self._meld_ids_observation(self._base_observation(seat))
         obs: dict[str, Any] = {
             "variant": self.variant_name,
             "rules": dict(v.rules),
@@ -1508,15 +1508,15 @@ class Game(IdMeldRules, FootRules):
             "winner": self.winner,
             "settlement": self.settlement(),
         }
-        if self._xr:
+        if self._american_rules:
             # bonus cards lie face down: only how many each seat holds
             obs["bonus_cards"] = [len(b) for b in self.bonus]
-            obs["turn_card_drawn"] = _sr.turn_card_drawn(self)
-            obs["dead_ranks"] = [format_rank(r) for r in _sr.dead_ranks(self)]
+            obs["turn_card_drawn"] = setrules.turn_card_drawn(self)
+            obs["dead_ranks"] = [format_rank(r) for r in setrules.dead_ranks(self)]
             # who asked 'may I go out?' in this hand (everyone at the table hears it)
             obs["asked_hand"] = list(self.asked_hand)
         if self._feet:
-            self._ft_observation(obs)
+            self._feet_observation(obs)
         return obs
 
     def settlement(self) -> dict[str, Any] | None:
@@ -1575,25 +1575,25 @@ class Game(IdMeldRules, FootRules):
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
-        if self._xr:
+        if self._american_rules:
             g.bonus = [list(b) for b in self.bonus]
             g.asked_hand = list(self.asked_hand)
-        if self._ids:
-            self._id_copy_into(g)
+        if self._meld_ids:
+            self._meld_ids_copy_into(g)
         if self._feet:
-            self._ft_copy_into(g)
+            self._feet_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
-        if self._xr:
+        if self._american_rules:
             d["bonus"] = [list(b) for b in self.bonus]
             d["opened_turn"] = self.opened_turn
             d["asked_hand"] = list(self.asked_hand)
-        if self._ids:
-            self._id_to_dict(d)
+        if self._meld_ids:
+            self._meld_ids_to_dict(d)
         if self._feet:
-            self._ft_to_dict(d)
+            self._feet_to_dict(d)
         return d
 
     def _to_dict(self) -> dict[str, Any]:
@@ -1669,7 +1669,7 @@ class Game(IdMeldRules, FootRules):
                 g.hands.append(counts)
             g.hand_sizes = [sum(h) for h in g.hands]
             g.melds = []
-            if not g._ids:
+            if not g._meld_ids:
                 for side_melds in d["melds"]:
                     g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
             g.red_threes = [list(r) for r in d["red_threes"]]
@@ -1700,14 +1700,14 @@ class Game(IdMeldRules, FootRules):
             g.retracted = bool(d.get("retracted", False))
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
-            if g._xr:
+            if g._american_rules:
                 g.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(g.num_players)]]
                 g.asked_hand = [bool(x) for x in d.get("asked_hand") or [False] * g.num_players]
                 g.opened_turn = bool(d.get("opened_turn", False))
-            if g._ids:
-                g._id_from_dict(d)
+            if g._meld_ids:
+                g._meld_ids_from_dict(d)
             if g._feet:
-                g._ft_from_dict(d)
+                g._feet_from_dict(d)
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -1744,14 +1744,14 @@ class Game(IdMeldRules, FootRules):
             held.extend(c for c, k in enumerate(h) for _ in range(k))
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
-        if self._xr:
+        if self._american_rules:
             if len(self.bonus) != n:
                 raise SchemaError(f"bonus must have one entry per seat ({n}), not {len(self.bonus)}")
             held += [c for b in self.bonus for c in b]
-        if self._ids:
-            held += self._id_cards()
+        if self._meld_ids:
+            held += self._meld_ids_cards()
         if self._feet:
-            held += self._ft_cards()
+            held += self._feet_cards()
         have = [0] * NUM_CODES
         for c in held:
             if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
@@ -1787,7 +1787,7 @@ class Game(IdMeldRules, FootRules):
             if not all(isinstance(c, int) and (8 <= c < 60 or c == JOKER) for c in self.pile_aside):
                 raise bad("pile_aside", "not a list of card codes")
         if self._feet:
-            self._ft_validate_loaded()
+            self._feet_validate_loaded()
         self._validate_loaded_melds()
         snap = self.take_snapshot
         if snap is None:
@@ -1824,7 +1824,7 @@ class Game(IdMeldRules, FootRules):
         for side, melds in enumerate(self.melds):
             for key, meld_ in melds.items():
                 meld: Any = meld_  # a Meld, or an IdMeld (with its kind) in the meld-id variants
-                if self._ids:
+                if self._meld_ids:
                     got = v.arrange_meld(list(meld.cards))
                     problem = got if isinstance(got, str) else (
                         None if got[0] == meld.kind else f"its cards make a {got[0]}, not a {meld.kind}")
@@ -1858,12 +1858,12 @@ class Game(IdMeldRules, FootRules):
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
-        if self._xr:
+        if self._american_rules:
             total += sum(len(b) for b in self.bonus)
-        if self._ids:
-            total += len(self._id_cards())
+        if self._meld_ids:
+            total += len(self._meld_ids_cards())
         if self._feet:
-            total += len(self._ft_cards())
+            total += len(self._feet_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

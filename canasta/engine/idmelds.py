@@ -42,10 +42,10 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 class IdMeldRules(ClassicIdTurn):
     """Mixin of :class:`Game` for variants with ``MELD_IDS`` (see the module text).
 
-    With ``CLASSIC_TURN`` (Samba) the turn is Classic's (``canasta.engine.idturn``): ``_ct``.
+    With ``CLASSIC_TURN`` (Samba) the turn is Classic's (``canasta.engine.idturn``): ``_classic_turn``.
     """
 
-    _ct: bool
+    _classic_turn: bool
 
     # Attributes provided by Game (declared for type checkers).
     variant: Any
@@ -77,7 +77,7 @@ class IdMeldRules(ClassicIdTurn):
         raise NotImplementedError  # Game's
 
     # ----------------------------------------------------------------- deal
-    def _id_deal_cards(self, deck: list[int]) -> None:
+    def _meld_ids_deal_cards(self, deck: list[int]) -> None:
         """Burraco: 11 cards each, then the pozzetti, then the upcard; the rest is the stock.
 
         The shuffle is uniform, so dealing hands and pozzetti from one end of the deck is
@@ -112,19 +112,19 @@ class IdMeldRules(ClassicIdTurn):
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer, "hands": [list(h) for h in dealt],
                            "upcards": list(self.pile), "replacements": [[] for _ in range(n)]})
 
-    def _id_after_deal(self) -> None:
-        if self._ct:
-            self._ct_start(self.pile[-1])
+    def _meld_ids_after_deal(self) -> None:
+        if self._classic_turn:
+            self._classic_turn_start(self.pile[-1])
 
-    def _id_reset_turn(self) -> None:
+    def _meld_ids_reset_turn(self) -> None:
         self.barred = None
         self.one_card_take = False
         self.turn_melded = False
 
     # -------------------------------------------------------- legal actions
-    def _id_legal(self) -> list[Action]:
-        if self._ct:
-            return self._ct_legal()
+    def _meld_ids_legal(self) -> list[Action]:
+        if self._classic_turn:
+            return self._classic_turn_legal()
         if self.phase == "draw":
             start = [DRAW_ACTION] if self.stock else []
             if self.pile:
@@ -198,22 +198,22 @@ class IdMeldRules(ClassicIdTurn):
                     8 <= c <= 11 or lo <= c >> 2 <= hi or (c >> 2 == 14 and lo <= 1))]
                 cands += [c for c in wild_codes if c not in cands]
             for c in cands:
-                if self._id_add_arrangement(m, c) is not None:
+                if self._meld_ids_add_arrangement(m, c) is not None:
                     out.append(Action(ADD, (c,), target))
         size = self.hand_sizes[seat]
         if size <= 4:
-            out = [a for a in out if self._id_check_meld(a, False)]
+            out = [a for a in out if self._meld_ids_check_meld(a, False)]
         # Discards: one per distinct card (suits matter for runs).
         for c in held:
             a = _DISCARDS[c]
             if size <= 1 or c == self.barred:
-                if self._id_check_discard(a, False):
+                if self._meld_ids_check_discard(a, False):
                     out.append(a)
             else:
                 out.append(a)
         return out
 
-    def _id_add_arrangement(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
+    def _meld_ids_add_arrangement(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
         """The meld after adding card ``c`` (kind, arrangement), or None if ``c`` cannot go on it."""
         v = self.variant
         if m.kind == "set":
@@ -235,9 +235,9 @@ class IdMeldRules(ClassicIdTurn):
         return "run", got
 
     # ------------------------------------------------------------- checking
-    def _id_check(self, action: Action) -> None:
-        if self._ct:
-            self._ct_check(action)
+    def _meld_ids_check(self, action: Action) -> None:
+        if self._classic_turn:
+            self._classic_turn_check(action)
             return
         kind = action.kind
         if self.phase == "over":
@@ -265,9 +265,9 @@ class IdMeldRules(ClassicIdTurn):
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         if kind == DISCARD:
-            self._id_check_discard(action, True)
+            self._meld_ids_check_discard(action, True)
         else:
-            self._id_check_meld(action, True)
+            self._meld_ids_check_meld(action, True)
 
     def _pile_available(self, side: int) -> bool:
         return self.piles_taken[side] < self.variant.EXTRA_PILES // self.num_sides and bool(self.extra_piles)
@@ -286,7 +286,7 @@ class IdMeldRules(ClassicIdTurn):
             clean += extra.wilds == 0
         return total, clean
 
-    def _id_new_meld(self, action: Action) -> tuple[IdMeld | None, str]:
+    def _meld_ids_new_meld(self, action: Action) -> tuple[IdMeld | None, str]:
         """The meld ``action`` would make (or None and why not)."""
         side = self._sides[self.turn]
         v = self.variant
@@ -307,7 +307,7 @@ class IdMeldRules(ClassicIdTurn):
             return None, "your side has no meld with that id"
         if len(action.cards) != 1:
             return None, "add one card at a time"
-        res = self._id_add_arrangement(old, action.cards[0])
+        res = self._meld_ids_add_arrangement(old, action.cards[0])
         if res is None:
             c = action.cards[0]
             if is_wild(c) and old.wilds:
@@ -335,7 +335,7 @@ class IdMeldRules(ClassicIdTurn):
             return "wild-limit"
         return "meld-invalid"
 
-    def _id_check_meld(self, action: Action, raise_error: bool) -> bool:
+    def _meld_ids_check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -343,7 +343,7 @@ class IdMeldRules(ClassicIdTurn):
             return f(raise_error, "no-cards", "name the cards to meld")
         if not self._holds(seat, action.cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
-        m, why = self._id_new_meld(action)
+        m, why = self._meld_ids_new_meld(action)
         if m is None:
             return f(raise_error, self._meld_rule(action, why), why)
         left = self.hand_sizes[seat] - len(action.cards)
@@ -368,7 +368,7 @@ class IdMeldRules(ClassicIdTurn):
             return f(raise_error, "cannot-close", "you must keep a card you can discard: " + why2)
         return True
 
-    def _id_check_discard(self, action: Action, raise_error: bool) -> bool:
+    def _meld_ids_check_discard(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -390,9 +390,9 @@ class IdMeldRules(ClassicIdTurn):
         return True
 
     # ---------------------------------------------------------- transitions
-    def _id_do(self, action: Action) -> None:
-        if self._ct:
-            self._ct_do(action)
+    def _meld_ids_do(self, action: Action) -> None:
+        if self._classic_turn:
+            self._classic_turn_do(action)
             return
         seat = self.turn
         side = self._sides[seat]
@@ -422,7 +422,7 @@ class IdMeldRules(ClassicIdTurn):
             self.drawn = True
             self.took_pile = True
         elif kind in (MELD, ADD):
-            m, _ = self._id_new_meld(action)
+            m, _ = self._meld_ids_new_meld(action)
             assert m is not None
             if kind == MELD:
                 self.next_meld_id += 1
@@ -451,9 +451,9 @@ class IdMeldRules(ClassicIdTurn):
                     self.face_down[seat] = self._claim_extra_pile(side)
                 else:
                     self.closed_by = seat
-                    self._id_end_hand(seat)
+                    self._meld_ids_end_hand(seat)
                     return
-            self._id_next_turn()
+            self._meld_ids_next_turn()
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
@@ -470,7 +470,7 @@ class IdMeldRules(ClassicIdTurn):
         self.hand_sizes[seat] += len(cards)
         return cards
 
-    def _id_next_turn(self) -> None:
+    def _meld_ids_next_turn(self) -> None:
         v = self.variant
         if self.one_card_take and not self.turn_melded:
             self.orbit += 1
@@ -478,11 +478,11 @@ class IdMeldRules(ClassicIdTurn):
             self.orbit = 0
         if len(self.stock) <= v.stock_end:
             # 'After the player who drew the third-from-last card completes their turn, game play stops.'
-            self._id_end_hand(None)
+            self._meld_ids_end_hand(None)
             return
         if v.rules["stalemate"] and self.orbit >= self.num_players:
             # 'After four turns (a complete orbit) of this, the hand ends.'
-            self._id_end_hand(None)
+            self._meld_ids_end_hand(None)
             return
         self.turn = (self.turn + 1) % self.num_players
         self._reset_turn()
@@ -494,12 +494,12 @@ class IdMeldRules(ClassicIdTurn):
             self.face_down[seat] = []
 
     # ------------------------------------------------------------- scoring
-    def _id_end_hand(self, closed_by: int | None) -> None:
+    def _meld_ids_end_hand(self, closed_by: int | None) -> None:
         v = self.variant
         n = self.num_players
         self.hand_over = True
         results: list[Any] = []
-        for side in range(self.num_sides if not self._ct else 0):
+        for side in range(self.num_sides if not self._classic_turn else 0):
             seats = [s for s in range(n) if self._sides[s] == side]
             melds = [(list(m.cards), m.wilds) for m in self.melds[side].values()]
             # 'if a player got their pozzetto but never got to look at it ... the pozzetto is treated
@@ -509,8 +509,8 @@ class IdMeldRules(ClassicIdTurn):
             results.append(score_meld_side(v, melds=melds, hands=hands,
                                            closed=closed_by is not None and self._sides[closed_by] == side,
                                            pile_missed=missed))
-        if self._ct:
-            results = self._ct_score(closed_by)
+        if self._classic_turn:
+            results = self._classic_turn_score(closed_by)
         for side, r in enumerate(results):
             self.scores[side] += r["total"]
         self.hand_results.append({"hand": self.hand_no, "went_out": closed_by, "concealed": False,
@@ -532,7 +532,7 @@ class IdMeldRules(ClassicIdTurn):
         return out
 
     # --------------------------------------------------------- observation
-    def _id_observation(self, obs: dict[str, Any]) -> dict[str, Any]:
+    def _meld_ids_observation(self, obs: dict[str, Any]) -> dict[str, Any]:
         obs["melds"] = [[_meld_view(m, self.variant.CANASTA_SIZE) for m in self.melds[s].values()]
                         for s in range(self.num_sides)]
         obs["frozen"] = False
@@ -541,12 +541,12 @@ class IdMeldRules(ClassicIdTurn):
         obs["face_down"] = [len(p) for p in self.face_down]
         obs["barred"] = format_card(self.barred) if self.barred is not None else None
         obs["orbit"] = self.orbit
-        if self._ct:
-            self._ct_observation(obs)
+        if self._classic_turn:
+            self._classic_turn_observation(obs)
         return obs
 
     # --------------------------------------------------------- persistence
-    def _id_to_dict(self, d: dict[str, Any]) -> None:
+    def _meld_ids_to_dict(self, d: dict[str, Any]) -> None:
         d["melds"] = [[m.to_list() for m in side.values()] for side in self.melds]
         d["extra_piles"] = [list(p) for p in self.extra_piles]
         d["piles_taken"] = list(self.piles_taken)
@@ -558,7 +558,7 @@ class IdMeldRules(ClassicIdTurn):
         d["turn_melded"] = self.turn_melded
         d["closed_by"] = self.closed_by
 
-    def _id_from_dict(self, d: dict[str, Any]) -> None:
+    def _meld_ids_from_dict(self, d: dict[str, Any]) -> None:
         self.melds = [{m.id: m for m in (IdMeld.from_list(x) for x in side)} for side in d["melds"]]
         self.extra_piles = [[int(c) for c in p] for p in d["extra_piles"]]
         self.piles_taken = [int(x) for x in d["piles_taken"]]
@@ -570,13 +570,13 @@ class IdMeldRules(ClassicIdTurn):
         self.turn_melded = bool(d["turn_melded"])
         self.closed_by = d["closed_by"]
 
-    def _id_copy_into(self, g: Any) -> None:
+    def _meld_ids_copy_into(self, g: Any) -> None:
         g.melds = [{k: m.copy() for k, m in side.items()} for side in self.melds]
         g.extra_piles = [list(p) for p in self.extra_piles]
         g.piles_taken = list(self.piles_taken)
         g.face_down = [list(p) for p in self.face_down]
 
-    def _id_cards(self) -> list[int]:
+    def _meld_ids_cards(self) -> list[int]:
         return [c for p in self.extra_piles for c in p] + [c for p in self.face_down for c in p]
 
 

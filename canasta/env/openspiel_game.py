@@ -224,7 +224,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             keep.append(kept)
             for c in range(NUM_CODES):
                 pool.extend([c] * (hand[c] - kept[c]))
-        if g._ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+        if g._meld_ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
             for p in [*g.extra_piles, *g.face_down]:
                 pool.extend(p)
         if g._feet:  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
@@ -251,7 +251,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             g.passing = [[[pool.pop() for _ in p[:-1]] + [p[-1]] for p in piles] for piles in g.passing]
             if g.phase == "pass":  # the others' choices are hidden until all have chosen
                 g.kept = [k if s == player_id or not k else rng.choice((1, 2)) for s, k in enumerate(g.kept)]
-        if g._ids:
+        if g._meld_ids:
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         g.stock = pool
@@ -281,16 +281,16 @@ def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) 
     skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
     counts = list(kept)
     banned = set(never_held(game))
-    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if game._xr else n
+    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if game._american_rules else n
     skipped: list[int] = []
     while n:
         if not pool:
             raise ValueError(f"too few unseen cards to deal seat {seat} a hand the rules allow")
         c = pool.pop()
-        if c in banned or (game._xr and c in THREE_CODES and threes_left <= 0):
+        if c in banned or (game._american_rules and c in THREE_CODES and threes_left <= 0):
             skipped.append(c)
             continue
-        if game._xr and c in THREE_CODES:
+        if game._american_rules and c in THREE_CODES:
             threes_left -= 1
         counts[c] += 1
         n -= 1

@@ -237,7 +237,7 @@ def determinize_ids(obs: Observation, rng: random.Random) -> Game:
     # cards everyone saw go into a hand with the pile stay there in every sampled world
     known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
     seen = list(hand) + pile + [c for k in known for c in k]
-    ct = base._ct  # Samba: Classic's turn; red threes are face up
+    ct = base._classic_turn  # Samba: Classic's turn; red threes are face up
     if ct:
         if obs["pending_value"] or (obs["phase"] == "play" and not obs["opened"][obs["side"]]):
             raise ValueError("an initial meld in progress is not reconstructed")
@@ -310,9 +310,9 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
         for r in game.hand_results[results_before:]:
             for s, side in enumerate(r["sides"]):
                 totals[s] += side["total"]
-    elif game._ct:  # Samba
-        totals = [float(r["total"]) for r in game._ct_score(None)]
-    elif game._ids:
+    elif game._classic_turn:  # Samba
+        totals = [float(r["total"]) for r in game._classic_turn_score(None)]
+    elif game._meld_ids:
         v: Any = game.variant
         totals = []
         for side in range(game.num_sides):

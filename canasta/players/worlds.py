@@ -178,7 +178,7 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
     if phase == "answer":
         common["return_phase"] = "play" if pending or aside else "draw"
         common["drawn"] = common["return_phase"] == "play"
-    if base._xr:
+    if base._american_rules:
         common["opened_turn"] = bool(opened and pending > 0 and phase != "draw")
     took: list[dict[str, Any]] = []
     # a take empties the pile unless the variant takes only the top cards (Hand and Foot's seven)
@@ -187,14 +187,14 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
         if aside:
             if opened:
                 raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
-            took = _takes(side_melds, side_books, created, list(aside), opened, base._xr, d["pile"])
+            took = _takes(side_melds, side_books, created, list(aside), opened, base._american_rules, d["pile"])
         elif whole and obs["pile"]:
             took = [{}]
         else:
             took = [{}]
             took += _takes(side_melds, side_books, created, None, True, False, d["pile"]) if opened or pending else []
             if not opened:
-                took += _takes(side_melds, side_books, created, [], opened, base._xr, d["pile"])
+                took += _takes(side_melds, side_books, created, [], opened, base._american_rules, d["pile"])
     elif aside:
         raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
     else:
