@@ -207,6 +207,33 @@ def soak(
         raise typer.Exit(1)
 
 
+@app.command("complete-soak")
+def complete_soak(
+    out: Annotated[str, typer.Option(help="JSON-lines file of the chunks: appended to, and resumed from")],
+    variants: Annotated[str, typer.Option(help="comma-separated variants (default: all)")] = "",
+    hands: Annotated[int, typer.Option(help="hands a variant")] = 2000,
+    minutes: Annotated[float, typer.Option(help="stop after this many minutes (the file keeps every finished chunk)")] = 60.0,
+    summary: Annotated[bool, typer.Option("--summary", help="only print the totals of --out (several files: "
+                                                            "comma-separated)")] = False,
+) -> None:
+    """The long completeness soak (issue 17): every variant in fair rounds, resumable, with its totals."""
+    from canasta.soak import render_complete_rounds, run_complete_rounds, summarize_complete_rounds
+    from canasta.variants import VARIANTS
+
+    paths = [p for p in out.split(",") if p]
+    if not summary:
+        chosen = [v.strip() for v in variants.split(",") if v.strip()] or list(VARIANTS)
+        unknown = [v for v in chosen if v not in VARIANTS]
+        if unknown:
+            fail(f"unknown variants: {', '.join(unknown)}")
+            return
+        run_complete_rounds(paths[0], variants=chosen, hands=hands, stop_after_seconds=60 * minutes)
+    totals = summarize_complete_rounds(paths)
+    typer.echo(render_complete_rounds(totals, hands))
+    if any(t["failure_count"] for t in totals):
+        raise typer.Exit(1)
+
+
 @app.command()
 def variants() -> None:
     """List the variants and their table-rule options with defaults."""

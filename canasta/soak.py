@@ -515,6 +515,43 @@ def run_complete_rounds(out_path: str, *, variants: list[str], hands: int = 2000
                         | {"failures": result["failures"][:3]}) + "\n")
 
 
+def summarize_complete_rounds(paths: list[str]) -> list[dict[str, Any]]:
+    """Per variant, the totals of the chunks :func:`run_complete_rounds` wrote to ``paths`` (JSON lines): hands,
+    games, positions and candidates checked, misses, other failures, CPU and wall seconds, and the failures."""
+    import json
+
+    totals: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                row = json.loads(line)
+                total = totals.setdefault(row["variant"], {
+                    "variant": row["variant"], "players": row["players"], "chunks": 0, "hands": 0, "games": 0,
+                    "positions_checked": 0, "candidates_checked": 0, "misses": 0, "failure_count": 0,
+                    "cpu_seconds": 0.0, "seconds": 0.0, "failures": []})
+                total["chunks"] += 1
+                for key in ("hands", "games", "positions_checked", "candidates_checked", "misses", "failure_count",
+                            "cpu_seconds", "seconds"):
+                    total[key] += row[key]
+                total["failures"] += row["failures"]
+    return sorted(totals.values(), key=lambda t: t["variant"])
+
+
+def render_complete_rounds(totals: list[dict[str, Any]], hands: int = 2000) -> str:
+    """The totals of :func:`summarize_complete_rounds` as a Markdown table (and how far each is from ``hands``)."""
+    lines = ["| variant | hands | positions checked | candidates asked of `check()` | misses | other failures "
+             "| CPU s | hands per CPU s | CPU to reach " + f"{hands:,} |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for t in totals:
+        rate = t["hands"] / t["cpu_seconds"] if t["cpu_seconds"] else 0.0
+        left = max(0, hands - t["hands"])
+        to_go = "reached" if not left else (f"{left / rate / 60:.0f} min more" if rate else "?")
+        lines.append(f"| {t['variant']} | {t['hands']:,} | {t['positions_checked']:,} | {t['candidates_checked']:,} "
+                     f"| {t['misses']} | {t['failure_count'] - t['misses']} | {t['cpu_seconds']:,.0f} | {rate:.2f} "
+                     f"| {to_go} |")
+    return "\n".join(lines)
+
+
 def soak_position(*, variant: str = "classic", players: int = 4, seed: int, index: int,
                   rules: dict[str, Any] | None = None) -> tuple[Game, Action | None]:
     """Reproduce a soak failure: the game of ``seed`` just before its action ``index``, and that action.

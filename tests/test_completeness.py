@@ -338,3 +338,23 @@ def test_mille_wild_cards_alone_join_the_meld_of_wild_cards() -> None:
     game.check(action)
     assert is_covered(game, action)
     assert completeness_misses(game)[1] == []
+
+
+def test_complete_soak_command_runs_resumes_and_sums(tmp_path: Path) -> None:
+    """`canasta complete-soak --out FILE`: the long run's command; a second call resumes the same file and
+    `--summary` prints the totals per variant."""
+    from typer.testing import CliRunner
+
+    from canasta.cli import app
+
+    out = str(tmp_path / "rounds.jsonl")
+    runner = CliRunner()
+    first = runner.invoke(app, ["complete-soak", "--out", out, "--variants", "classic", "--hands", "1"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, ["complete-soak", "--out", out, "--variants", "classic", "--hands", "2"])
+    assert second.exit_code == 0, second.output
+    summary = runner.invoke(app, ["complete-soak", "--out", out, "--summary"])
+    row = next(line for line in summary.output.splitlines() if line.startswith("| classic |"))
+    hands = int(row.split("|")[2].replace(",", ""))
+    assert hands >= 2 and "| 0 | 0 |" in row
+    assert runner.invoke(app, ["complete-soak", "--out", out, "--variants", "nonesuch"]).exit_code != 0
