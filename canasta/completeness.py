@@ -182,7 +182,7 @@ def meld_start_candidates(game: Game, held: list[tuple[int, list[int]]]) -> list
       (:func:`clashes_in_a_set`): every way a ``meld`` is accepted (``Game._check_meld_like``,
       ``setrules.check_meld_like``, Mille's joining melds) first refuses naturals of two ranks
       ("meld-rank", "red-three", "black-three-meld"). Checked on soaked positions of each such
-      rules family by ``test_set_pruning_only_skips_what_check_refuses``.
+      rules family by ``test_pruning_only_skips_what_check_refuses``.
     """
     return _sub_multisets(held, MAX_MELD_CARDS, _CLASH_IN_A_RUN_OR_SET if game._meld_ids else _CLASH_IN_A_SET)
 
@@ -385,7 +385,7 @@ def refused_by_shape(game: Game, action: Action, shapes: dict[tuple[int, ...], b
     (``IdTurnRules._classic_turn_new_meld`` and ``IdMeldRules._meld_ids_new_meld``; in any other phase a ``meld``
     is refused before that). ``arrange_meld`` depends on the cards and the variant alone, so its
     verdict is kept in ``shapes`` (one dict per game: one variant). The test
-    ``test_shape_pruning_only_skips_what_check_refuses`` asks ``check()`` about every pruned
+    ``test_pruning_only_skips_what_check_refuses`` asks ``check()`` about every pruned
     candidate of soaked positions.
     """
     if action.kind != MELD or not game._meld_ids:
