@@ -382,7 +382,7 @@ def refused_by_shape(game: Game, action: Action, shapes: dict[tuple[int, ...], b
     Only for the meld-id rules (the Samba family and Burraco), and only for ``meld``: there,
     every way ``check()`` can accept a ``meld`` passes ``action.cards`` unchanged to the
     variant's ``arrange_meld`` and refuses when it answers with a reason (a string)
-    (``IdTurnRules._classic_turn_new_meld`` and ``IdMeldRules._meld_ids_new_meld``; in any other phase a ``meld``
+    (``ClassicIdTurn._classic_turn_new_meld`` and ``IdMeldRules._meld_ids_new_meld``; in any other phase a ``meld``
     is refused before that). ``arrange_meld`` depends on the cards and the variant alone, so its
     verdict is kept in ``shapes`` (one dict per game: one variant). The test
     ``test_pruning_only_skips_what_check_refuses`` asks ``check()`` about every pruned
