@@ -1,6 +1,15 @@
-"""The pure rules engine."""
+"""The pure rules engine.
 
+``Game(variant, ...)`` builds the variant's rule family; importing this package imports every family
+module, so each has registered itself (``Game.family_of``) before any game is made.
+"""
+
+from canasta.engine import american as _american
+from canasta.engine import families as _families
+from canasta.engine import setgame as _setgame
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 
 __all__ = ["Action", "Game"]
+
+_FAMILY_MODULES = (_setgame, _american, _families)

@@ -11,7 +11,7 @@ no I/O and reads no clock.
 from __future__ import annotations
 
 from collections.abc import Sized
-from typing import Any
+from typing import Any, ClassVar
 
 import canasta.engine.chance as _chance
 import canasta.engine.setrules as setrules
@@ -89,10 +89,55 @@ def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     return format_rank(rank) + "s"
 
 
+#: The variant flags that choose a rule family: each family class registers the set of them it plays
+#: (``plays=`` in its class statement), and ``Game(variant, ...)`` builds the family whose set is exactly
+#: the variant's true flags.
+FAMILY_FLAGS = ("MELD_IDS", "CLASSIC_TURN", "EXTENDED_SET_RULES", "FEET")
+
+
+def variant_flags(variant_cls: type) -> frozenset[str]:
+    """The family flags ``variant_cls`` sets."""
+    return frozenset(flag for flag in FAMILY_FLAGS if getattr(variant_cls, flag, False))
+
+
 class Game(IdMeldRules, FootRules):
-    """One game of a variant: a sequence of hands until a side reaches the target."""
+    """One game of a variant: a sequence of hands until a side reaches the target.
+
+    ``Game(variant, ...)`` returns an instance of the variant's rule family (a subclass registered with
+    ``plays=``; the families live in their own modules, which :mod:`canasta.engine` imports)."""
 
     variant: Classic
+    #: flag set -> family class (filled as the family modules are imported)
+    _families: ClassVar[dict[frozenset[str], type[Game]]] = {}
+    #: the flags of the variants this family plays
+    PLAYS: ClassVar[frozenset[str]]
+    #: the family's flags, as class constants (the family classes set theirs)
+    _meld_ids: ClassVar[bool] = False
+    _american_rules: ClassVar[bool] = False
+    _classic_turn: ClassVar[bool] = False
+    _feet: ClassVar[bool] = False
+
+    def __init_subclass__(cls, plays: frozenset[str] | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if plays is not None:
+            if plays in Game._families:
+                raise TypeError(f"{Game._families[plays].__name__} already plays the variants with {sorted(plays)}")
+            Game._families[plays] = cls
+            cls.PLAYS = plays
+
+    def __new__(cls, variant: str = "classic", *args: Any, **kwargs: Any) -> Game:
+        if cls is Game:
+            cls = Game.family_of(variant)
+        return object.__new__(cls)
+
+    @staticmethod
+    def family_of(variant: str) -> type[Game]:
+        """The family class that plays ``variant`` (a registered name or alias)."""
+        flags = variant_flags(find_variant(variant))
+        family = Game._families.get(flags)
+        if family is None:
+            raise OptionError(f"no rule family plays a variant with {sorted(flags) or 'no family flags'}")
+        return family
 
     def __init__(self, variant: str = "classic", players: int = 4, seed: int | str = 0,
                  rules: dict[str, Any] | None = None, *, shuffle: str = _chance.LEGACY, _deal: bool = True) -> None:
@@ -101,14 +146,8 @@ class Game(IdMeldRules, FootRules):
         cls = find_variant(variant)
         self.variant = cls(players, rules)  # type: ignore[assignment]
         self.variant_name = cls.name
-        #: melds with ids and kinds, extra piles, closing (canasta.engine.idmelds)
-        self._meld_ids: bool = bool(getattr(cls, "MELD_IDS", False))
-        #: extended set-meld rules on the Classic turn (Modern American: canasta.engine.setrules)
-        self._american_rules: bool = bool(getattr(cls, "EXTENDED_SET_RULES", False))
-        #: Classic's turn on meld ids: frozen pile, red threes, minimum (Samba; canasta.engine.idturn)
-        self._classic_turn: bool = bool(getattr(cls, "CLASSIC_TURN", False))
-        #: a foot per seat, books closing at seven, minimums by round (canasta.engine.feet)
-        self._feet: bool = bool(getattr(cls, "FEET", False))
+        if variant_flags(cls) != self.PLAYS:
+            raise OptionError(f"{cls.name} is not played by {type(self).__name__}")
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
         if self._meld_ids:  # the meld-id family (idmelds) reads none of the set family's tables below
@@ -1554,7 +1593,7 @@ class Game(IdMeldRules, FootRules):
     # --------------------------------------------------------- persistence
     def copy(self) -> Game:
         """An independent game in the same position (fast: for search)."""
-        g = Game.__new__(Game)
+        g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)  # immutable members (variant, seed, tuples) are shared
         g.scores = list(self.scores)
         g.hand_results = list(self.hand_results)

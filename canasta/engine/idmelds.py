@@ -22,7 +22,7 @@ Hand and Foot (a foot per player) and Samba (runs) can reuse these pieces.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, format_card, sort_key
 from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
@@ -45,7 +45,7 @@ class IdMeldRules(ClassicIdTurn):
     With ``CLASSIC_TURN`` (Samba) the turn is Classic's (``canasta.engine.idturn``): ``_classic_turn``.
     """
 
-    _classic_turn: bool
+    _classic_turn: ClassVar[bool]
 
     # Attributes provided by Game (declared for type checkers).
     variant: Any
