@@ -23,7 +23,9 @@ Checked:
 from __future__ import annotations
 
 from canasta.cards import BLACK_THREE_CODES, NUM_CODES, RED_THREE_CODES
+from canasta.engine.american import AmericanGame
 from canasta.engine.game import P_ANSWER, P_DRAW, P_OVER, P_PLAY, Game
+from canasta.engine.setrules import threes_kept
 from canasta.errors import CanastaError
 
 #: codes of the threes of both colours
@@ -48,7 +50,7 @@ def card_codes(game: Game) -> list[int]:
             cards.extend(meld.cards)
     for group in (*game.red_threes, *game.removed):
         cards.extend(group)
-    if game._american_rules:
+    if isinstance(game, AmericanGame):
         for bonus in game.bonus:
             cards.extend(bonus)
     if game._meld_ids:
@@ -65,19 +67,17 @@ def card_codes(game: Game) -> list[int]:
 
 def never_held(game: Game) -> tuple[int, ...]:
     """Codes no hand ever holds in a live position: laid out (and replaced) as soon as they come into it."""
-    if game._american_rules:
+    if isinstance(game, AmericanGame):
         return ()  # Modern American: a count per side, checked by held_threes_allowed
     if game._meld_ids:
         return RED_THREE_CODES if game._classic_turn else ()  # Samba's turn is Classic's; Burraco has no red-three rule
     return tuple(c for c in range(NUM_CODES) if game._laid_out[c])
 
 
-def held_threes_allowed(game: Game, seat: int) -> int:
+def held_threes_allowed(game: AmericanGame, seat: int) -> int:
     """Modern American: how many threes ``seat`` may hold now. The engine keeps one while the side has not
     melded (``threes_kept``); once the partner melds, the seat lays its three out only at its own next
     turn, so one may still be held until then."""
-    from canasta.engine.setrules import threes_kept
-
     return max(1, threes_kept(game, game._sides[seat]))
 
 
@@ -108,7 +108,7 @@ def position_problems(game: Game) -> list[str]:
         for s, hand in enumerate(game.hands):
             if any(hand[c] for c in bad):
                 problems.append(f"threes: seat {s} holds a card the rules lay out ({[c for c in bad if hand[c]]})")
-            if game._american_rules:
+            if isinstance(game, AmericanGame):
                 threes = sum(hand[c] for c in THREE_CODES)
                 allowed = held_threes_allowed(game, s)
                 if threes > allowed:

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta.engine.actions import Action
+from canasta.engine.american import AmericanGame
 from canasta.engine.game import Game
 from canasta.players import get_player
 from canasta.players.worlds import determinize_american, determinize_feet, determinizer_for
@@ -61,7 +62,7 @@ def _cards(world: Game) -> Counter[int]:
         held += [c for c, k in enumerate(h) for _ in range(k)]
     held += [c for side in world.melds for m in side.values() for c in m.cards]
     held += [c for r in world.red_threes for c in r] + [c for r in world.removed for c in r]
-    if world._american_rules:
+    if isinstance(world, AmericanGame):
         held += [c for b in world.bonus for c in b]
     if world._feet:
         held += [c for f in world.feet for c in f] + [c for k in world.knees for c in k]
@@ -76,7 +77,7 @@ def _hidden(world: Game, seat: int) -> tuple[Any, ...]:
     out += [tuple(h) for s, h in enumerate(world.hands) if s != seat]
     if world._feet:
         out += [tuple(f) for f in world.feet] + [tuple(k) for k in world.knees]
-    if world._american_rules:
+    if isinstance(world, AmericanGame):
         out += [tuple(b) for b in world.bonus]
     return tuple(out)
 

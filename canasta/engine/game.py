@@ -14,7 +14,6 @@ from collections.abc import Sized
 from typing import Any, ClassVar
 
 import canasta.engine.chance as _chance
-import canasta.engine.setrules as setrules
 from canasta.cards import (
     JOKER,
     NUM_CODES,
@@ -113,9 +112,10 @@ class Game(IdMeldRules, FootRules):
     PLAYS: ClassVar[frozenset[str]]
     #: the family's flags, as class constants (the family classes set theirs)
     _meld_ids: ClassVar[bool] = False
-    _american_rules: ClassVar[bool] = False
     _classic_turn: ClassVar[bool] = False
     _feet: ClassVar[bool] = False
+    #: the threes laid out and replaced when they come into a hand: the red ones (Modern American: all four)
+    LAID_OUT_THREES: ClassVar[tuple[int, ...]] = (13, 14)
 
     def __init_subclass__(cls, plays: frozenset[str] | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -177,7 +177,7 @@ class Game(IdMeldRules, FootRules):
         #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
         self._laid_out = [False] * NUM_CODES
         if not self._meld_ids and not self._threes_ordinary:
-            for c in (12, 13, 14, 15) if self._american_rules else (13, 14):
+            for c in self.LAID_OUT_THREES:
                 self._laid_out[c] = True
             if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
                 self._laid_out[13] = self._laid_out[14] = False
@@ -266,11 +266,7 @@ class Game(IdMeldRules, FootRules):
         self.melded_before = [False] * n
         #: per seat, cards every player saw go into that hand (from a taken pile) and still there
         self.known = [list[int]() for _ in range(n)]
-        if self._american_rules:
-            #: per seat, bonus cards held face down until the seat's next turn (Modern American)
-            self.bonus: list[list[int]] = [[] for _ in range(n)]
-            #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
-            self.asked_hand: list[bool] = [False] * n
+        self._deal_family_state()
         replacements: list[list[int]] = [[] for _ in range(n)]
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
@@ -288,6 +284,9 @@ class Game(IdMeldRules, FootRules):
             seat = (self.dealer + 1 + i) % n
             if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
+
+    def _deal_family_state(self) -> None:
+        """Set up the per-seat state a family adds for each new hand (none here)."""
 
     def _reset_turn(self) -> None:
         self.phase = P_DRAW
@@ -313,8 +312,6 @@ class Game(IdMeldRules, FootRules):
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
-        if self._american_rules:
-            return setrules.lay_out_threes(self, seat, got)
         if not self._laid_out[13]:
             return True  # red threes stay in the hand (Hand and Foot's table rule red_threes_laid_out)
         hand = self.hands[seat]
@@ -412,7 +409,7 @@ class Game(IdMeldRules, FootRules):
 
     def _melds_after_retract(self, action: Action) -> bool:
         """Whether ``action`` starts a meld after this turn's retract (refused: see :meth:`_do_retract`)."""
-        return self.retracted and action.kind == MELD and not (self._american_rules and setrules.is_three_layout(action))
+        return self.retracted and action.kind == MELD
 
     def _retracted_problem(self, raise_error: bool) -> bool:
         """The refusal of a meld after this turn's retract (the meld checks of every family call it)."""
@@ -442,12 +439,6 @@ class Game(IdMeldRules, FootRules):
             out.append(END_ACTION)
         if self._may_ask():
             out.append(ASK_ACTION)
-        if self._american_rules:
-            # Modern American: a kept three may be laid out before drawing ('you lay down your three before
-            # drawing from the stock'); table rule special_from_pile
-            out.extend(setrules.three_layout_actions(self))
-            if len(self.pile) == 1:
-                out.extend(setrules.special_actions(self))
         return out
 
     def _can_draw(self) -> bool:
@@ -515,10 +506,6 @@ class Game(IdMeldRules, FootRules):
         return out
 
     def _play_actions(self) -> list[Action]:
-        if self._american_rules:
-            direct = setrules.play_actions(self)
-            if direct is not None:
-                return direct
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -534,9 +521,7 @@ class Game(IdMeldRules, FootRules):
         # a meld of one natural and two wild cards, where the variant allows it (Mille)
         # (each mix of jokers and 2s: a joker and a 2 differ in value)
         wild_pairs = wild_mixes(hand, 2) if self._min_naturals < 2 else []
-        # Modern American's initial meld: 'mixed melds of two cards and up to two wild cards' (Terms),
-        # a start of its own (a second wild card cannot be added to a meld begun with one)
-        two_wild_starts = wild_mixes(hand, 2) if self._american_rules else []
+        two_wild_starts = self._two_wild_starts(hand)
         for r in self._meld_ranks:
             base = r * 4
             h0, h1, h2, h3 = hand[base:base + 4]
@@ -592,10 +577,9 @@ class Game(IdMeldRules, FootRules):
             out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
         if size <= 4:
             out.extend(self._completions(hand, melds, wilds, ordinary))
-        if (size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds)) and not self._american_rules:
+        if size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds):
             # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
-            # (Modern American's filter_play below makes these checks itself)
-            out = [a for a in out if self._check_meld_like(a, raise_error=False)]
+            out = self._checked_plays(out)
             append = out.append
         pending_ok = self._pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
@@ -619,11 +603,20 @@ class Game(IdMeldRules, FootRules):
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
-        if self._american_rules:
-            out.extend(setrules.extra_play_actions(self))
-            return setrules.filter_play(self, out, pending_ok)
         if self._feet:
             return self._feet_play_filter(out, pending_ok)
+        return self._finish_play_actions(out, pending_ok)
+
+    def _two_wild_starts(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """The pairs of wild cards a meld of two naturals may start with (none: one wild card at most)."""
+        return []
+
+    def _checked_plays(self, out: list[Action]) -> list[Action]:
+        """The melds and additions of ``out`` that pass the full check (they may go out, or a yes/no binds)."""
+        return [a for a in out if self._check_meld_like(a, raise_error=False)]
+
+    def _finish_play_actions(self, out: list[Action], pending_ok: bool) -> list[Action]:
+        """The play phase's actions from those listed (``pending_ok``: the initial meld is complete or absent)."""
         return out
 
     def _natural_mixes(self, codes: list[int], n: int) -> list[tuple[int, ...]]:
@@ -685,16 +678,12 @@ class Game(IdMeldRules, FootRules):
         return out
 
     def _pending_met(self, side: int) -> bool:
-        if self._american_rules:
-            return setrules.pending_met(self, side)
         return self.opened[side] or not self.turn_created or self.pending_value >= self.minimum(side)
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
         if self._feet:
             return self._feet_may_ask()
-        if self._american_rules:
-            return setrules.may_ask(self)
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -745,9 +734,6 @@ class Game(IdMeldRules, FootRules):
                     "and only when your side has the canastas needed to go out")
             return
         if ph == P_DRAW:
-            if kind == MELD and self._american_rules and setrules.is_three_layout(action):
-                setrules.check_three_layout(self, action, raise_error=True)
-                return
             if kind == DRAW:
                 if not self._can_draw():
                     raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
@@ -761,6 +747,8 @@ class Game(IdMeldRules, FootRules):
                 if self._take_is_forced(self._take_actions()):
                     raise IllegalActionError(
                         "forced-take", "the stock is used up and the discard matches your meld: you must take it (Bicycle 'Forcing')")
+                return
+            if self._check_before_drawing(action):
                 return
             raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
         # P_PLAY
@@ -791,15 +779,13 @@ class Game(IdMeldRules, FootRules):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
 
+    def _check_before_drawing(self, action: Action) -> bool:
+        """Check a move other than draw, take and end before drawing; False: there is none such (refused)."""
+        return False
+
     def _check_special(self, action: Action) -> None:
-        """Modern American's special hands (canasta.engine.setrules): the whole hand laid down at once."""
-        if not self._american_rules:
-            raise IllegalActionError("no-special-hands", f"{self.variant_name} has no special hands")
-        if self.phase not in (P_DRAW, P_PLAY):
-            raise IllegalActionError("special-timing", "a special hand is laid down in your own turn")
-        why = setrules.special_problem(self, action)
-        if why is not None:
-            raise IllegalActionError(*why)
+        """A special hand (Modern American's: the whole hand laid down at once); refused where there is none."""
+        raise IllegalActionError("no-special-hands", f"{self.variant_name} has no special hands")
 
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
         if raise_error:
@@ -844,8 +830,6 @@ class Game(IdMeldRules, FootRules):
         return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
-        if self._american_rules:
-            return setrules.check_take(self, action, raise_error)
         if self._feet:
             return self._feet_check_take(action, raise_error)
         v = self.variant
@@ -940,8 +924,6 @@ class Game(IdMeldRules, FootRules):
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
         if self._melds_after_retract(action):
             return self._retracted_problem(raise_error)
-        if self._american_rules:
-            return setrules.check_meld_like(self, action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1107,8 +1089,6 @@ class Game(IdMeldRules, FootRules):
         return self.variant.wild_limit_text()
 
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
-        if self._american_rules:
-            return setrules.check_discard(self, action, raise_error)
         seat = self.turn
         side = self._sides[seat]
         f = self._fail
@@ -1169,18 +1149,14 @@ class Game(IdMeldRules, FootRules):
         elif kind == DISCARD:
             self._do_discard(action)
         elif kind == ASK:
-            self.asked = True
-            if self._american_rules:
-                self.asked_hand[self.turn] = True
-            self.return_phase = self.phase
-            self.phase = P_ANSWER
+            self._do_ask()
         elif kind in (YES, NO):
             self.permission = kind == YES
             self.phase = self.return_phase
         elif kind == RETRACT:
             self._do_retract()
         elif kind == SPECIAL:
-            setrules.do_special(self, action)
+            self._do_special(action)
         elif kind == KEEP:
             self._feet_do_keep(action)
         elif kind == END:
@@ -1195,6 +1171,16 @@ class Game(IdMeldRules, FootRules):
                 self._end_hand(None)
         if got:
             self.history[-1] = (seat, action, tuple(got))
+
+    def _do_ask(self) -> None:
+        """Ask 'may I go out?': the partner answers next."""
+        self.asked = True
+        self.return_phase = self.phase
+        self.phase = P_ANSWER
+
+    def _do_special(self, action: Action) -> None:
+        """Lay down a special hand (refused where the variant has none)."""
+        self._check_special(action)
 
     def _do_draw(self, got: list[int]) -> None:
         seat = self.turn
@@ -1287,9 +1273,6 @@ class Game(IdMeldRules, FootRules):
                 self.unusable[c] += 1
 
     def _check_opened(self, side: int) -> None:
-        if self._american_rules:
-            setrules.check_opened(self, side)
-            return
         if self.pending_value >= self.minimum(self.variant.side_of(self.turn)):
             self.opened[side] = True
             if self.pile_aside is not None:
@@ -1304,9 +1287,6 @@ class Game(IdMeldRules, FootRules):
         cards = action.cards
         nat = [c for c in cards if not _is_wild(c)]
         rank = nat[0] >> 2 if nat else WILD_RANK
-        if rank == THREE and self._american_rules:  # Modern American: lay out the three kept in hand
-            setrules.lay_out_kept_three(self, action)
-            return
         if rank in self.melds[side]:  # a variant where melds of one rank join (MELDS_JOIN)
             self._do_add(Action(ADD, cards, rank))
             return
@@ -1364,9 +1344,6 @@ class Game(IdMeldRules, FootRules):
             self._go_out(seat)
 
     def _do_discard(self, action: Action) -> None:
-        if self._american_rules:
-            setrules.do_discard(self, action)
-            return
         seat = self.turn
         side = self._sides[seat]
         c = action.cards[0]
@@ -1392,8 +1369,11 @@ class Game(IdMeldRules, FootRules):
             self._feet_start_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
-        elif self._american_rules:
-            setrules.start_turn(self)
+        else:
+            self._turn_begins()
+
+    def _turn_begins(self) -> None:
+        """The next seat's turn begins, the hand going on: a family's start-of-turn step (none here)."""
 
     def _do_retract(self) -> None:
         """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
@@ -1430,7 +1410,7 @@ class Game(IdMeldRules, FootRules):
 
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
-        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side) and not self._american_rules
+        concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
         if self._feet:
             self._feet_going_out(seat)
         self._end_hand(seat, concealed)
@@ -1466,8 +1446,6 @@ class Game(IdMeldRules, FootRules):
     def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
         v = self.variant
         self.hand_over = True
-        if self._american_rules:
-            setrules.bonus_to_hands(self)
         results = self.score_sides(went_out, concealed, special)
         totals = [r["total"] for r in results]
         for side, t in enumerate(totals):
@@ -1547,13 +1525,6 @@ class Game(IdMeldRules, FootRules):
             "winner": self.winner,
             "settlement": self.settlement(),
         }
-        if self._american_rules:
-            # bonus cards lie face down: only how many each seat holds
-            obs["bonus_cards"] = [len(b) for b in self.bonus]
-            obs["turn_card_drawn"] = setrules.turn_card_drawn(self)
-            obs["dead_ranks"] = [format_rank(r) for r in setrules.dead_ranks(self)]
-            # who asked 'may I go out?' in this hand (everyone at the table hears it)
-            obs["asked_hand"] = list(self.asked_hand)
         if self._feet:
             self._feet_observation(obs)
         return obs
@@ -1614,9 +1585,6 @@ class Game(IdMeldRules, FootRules):
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
-        if self._american_rules:
-            g.bonus = [list(b) for b in self.bonus]
-            g.asked_hand = list(self.asked_hand)
         if self._meld_ids:
             self._meld_ids_copy_into(g)
         if self._feet:
@@ -1625,10 +1593,6 @@ class Game(IdMeldRules, FootRules):
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
-        if self._american_rules:
-            d["bonus"] = [list(b) for b in self.bonus]
-            d["opened_turn"] = self.opened_turn
-            d["asked_hand"] = list(self.asked_hand)
         if self._meld_ids:
             self._meld_ids_to_dict(d)
         if self._feet:
@@ -1739,10 +1703,7 @@ class Game(IdMeldRules, FootRules):
             g.retracted = bool(d.get("retracted", False))
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
-            if g._american_rules:
-                g.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(g.num_players)]]
-                g.asked_hand = [bool(x) for x in d.get("asked_hand") or [False] * g.num_players]
-                g.opened_turn = bool(d.get("opened_turn", False))
+            g._load_family_state(d)
             if g._meld_ids:
                 g._meld_ids_from_dict(d)
             if g._feet:
@@ -1753,6 +1714,13 @@ class Game(IdMeldRules, FootRules):
             raise SchemaError(f"saved position is incomplete or malformed: {exc!r}") from exc
         g._validate_loaded()
         return g
+
+    def _load_family_state(self, d: dict[str, Any]) -> None:
+        """Restore the state a family adds to a saved position (none here)."""
+
+    def _loaded_family_cards(self) -> list[int]:
+        """The cards in the state a family adds, once it is checked to fit the table (none here)."""
+        return []
 
     def _validate_loaded(self) -> None:
         """A loaded position must hold exactly the variant's pack and fit the table."""
@@ -1783,10 +1751,7 @@ class Game(IdMeldRules, FootRules):
             held.extend(c for c, k in enumerate(h) for _ in range(k))
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
-        if self._american_rules:
-            if len(self.bonus) != n:
-                raise SchemaError(f"bonus must have one entry per seat ({n}), not {len(self.bonus)}")
-            held += [c for b in self.bonus for c in b]
+        held += self._loaded_family_cards()
         if self._meld_ids:
             held += self._meld_ids_cards()
         if self._feet:
@@ -1897,8 +1862,6 @@ class Game(IdMeldRules, FootRules):
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
-        if self._american_rules:
-            total += sum(len(b) for b in self.bonus)
         if self._meld_ids:
             total += len(self._meld_ids_cards())
         if self._feet:

@@ -1,8 +1,8 @@
 """Extended set-meld rules on the Classic turn structure: Modern American Canasta.
 
 A variant that sets ``EXTENDED_SET_RULES`` keeps Classic's state and turn (draw or
-take, melds and additions, discard) and :class:`~canasta.engine.game.Game` sends these
-decision points here (one attribute test on the Classic paths):
+take, melds and additions, discard), played by :class:`~canasta.engine.american.AmericanGame`,
+whose overridden steps send these decision points here:
 
 - the take of the pile (always with a natural pair; a meld never over ``MELD_MAX``;
   dead ranks; the initial meld before the pile: the top card and a lone pair never count);
@@ -49,11 +49,12 @@ if TYPE_CHECKING:
 
 
 class SetRulesGame(Protocol):
-    """The game as these rules read and change it: the part of :class:`canasta.engine.game.Game` they use.
+    """The game as these rules read and change it: the part of ``AmericanGame`` they use.
 
-    The game imports this module (it sends Modern American's decision points here), so this module names
-    the game by what it uses instead of importing it back: the one implementation is ``Game``, and mypy
-    checks that it fits wherever the game passes itself to these functions.
+    :mod:`canasta.engine.american` imports this module (its ``AmericanGame`` sends Modern American's decision
+    points here), so this module names the game by what it uses instead of importing it back: the one
+    implementation is ``AmericanGame``, and mypy checks that it fits wherever the game passes itself to these
+    functions.
     """
 
     variant: Classic
@@ -96,7 +97,7 @@ class SetRulesGame(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
-    def push(self, action: Action) -> SetRulesGame: ...
+    def push(self, action: Action) -> object: ...
 
     def copy(self) -> SetRulesGame: ...
 

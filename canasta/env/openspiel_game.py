@@ -57,6 +57,7 @@ import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
 from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
+from canasta.engine.american import AmericanGame
 from canasta.engine.game import Game
 from canasta.env.episode import Episode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode, reward_bound
@@ -281,16 +282,17 @@ def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) 
     skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
     counts = list(kept)
     banned = set(never_held(game))
-    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if game._american_rules else n
+    american = isinstance(game, AmericanGame)  # Modern American: a count of threes per seat instead
+    threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if isinstance(game, AmericanGame) else n
     skipped: list[int] = []
     while n:
         if not pool:
             raise ValueError(f"too few unseen cards to deal seat {seat} a hand the rules allow")
         c = pool.pop()
-        if c in banned or (game._american_rules and c in THREE_CODES and threes_left <= 0):
+        if c in banned or (american and c in THREE_CODES and threes_left <= 0):
             skipped.append(c)
             continue
-        if game._american_rules and c in THREE_CODES:
+        if american and c in THREE_CODES:
             threes_left -= 1
         counts[c] += 1
         n -= 1

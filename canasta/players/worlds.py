@@ -64,6 +64,7 @@ from typing import Any
 
 from canasta.cards import NUM_CODES, parse_card, parse_rank
 from canasta.engine.actions import Action
+from canasta.engine.american import AmericanGame
 from canasta.engine.game import Game, _is_wild
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
@@ -178,7 +179,8 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
     if phase == "answer":
         common["return_phase"] = "play" if pending or aside else "draw"
         common["drawn"] = common["return_phase"] == "play"
-    if base._american_rules:
+    american = isinstance(base, AmericanGame)
+    if american:
         common["opened_turn"] = bool(opened and pending > 0 and phase != "draw")
     took: list[dict[str, Any]] = []
     # a take empties the pile unless the variant takes only the top cards (Hand and Foot's seven)
@@ -187,14 +189,14 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
         if aside:
             if opened:
                 raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
-            took = _takes(side_melds, side_books, created, list(aside), opened, base._american_rules, d["pile"])
+            took = _takes(side_melds, side_books, created, list(aside), opened, american, d["pile"])
         elif whole and obs["pile"]:
             took = [{}]
         else:
             took = [{}]
             took += _takes(side_melds, side_books, created, None, True, False, d["pile"]) if opened or pending else []
             if not opened:
-                took += _takes(side_melds, side_books, created, [], opened, base._american_rules, d["pile"])
+                took += _takes(side_melds, side_books, created, [], opened, american, d["pile"])
     elif aside:
         raise ValueError("cards are missing: more unseen cards than the hands, feet and stock hold")
     else:
