@@ -5,7 +5,8 @@ classic-terms-and-modern-american.txt ("Terms", the default) and the "US America
 Canasta" section of encyclopedia-canasta-and-variants.txt ("Encyclopedia": where it
 differs, a named table rule). American is set-melds like Classic, so it runs on the
 Classic turn structure; its differences are data here and the hooks of
-``canasta.engine.setrules`` (a mixin of ``Game`` switched on by ``EXTENDED_SET_RULES``).
+``canasta.engine.setrules`` (called by ``canasta.engine.american.AmericanGame``, the rule family
+that plays the variants with ``EXTENDED_SET_RULES``).
 docs/variants/american.md lists every rule as implemented and what is not implemented.
 """
 
