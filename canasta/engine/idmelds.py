@@ -43,8 +43,8 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
 
     #: Burraco's variants and Samba's (their hooks: ``arrange_meld``, ``close_problem``, ...), not Classic's
     variant: Any
-    #: per side, meld id -> meld
-    melds: list[dict[int, Any]]  # IdMelds (Game types its melds as set melds)
+    #: per side, meld id -> IdMeld (Any: Game types its melds as set melds)
+    melds: list[dict[int, Any]]
 
     def _set_card_tables(self) -> None:
         """The meld-id moves read none of the set family's card tables: neutral ones, nothing laid out."""
