@@ -48,6 +48,8 @@ from canasta.engine.actions import (
     Action,
 )
 from canasta.engine.game import P_OVER, Game
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idturn import SambaGame
 from canasta.engine.setmeld import WILD_RANK
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_target
@@ -75,8 +77,8 @@ def card_class(game: Game, code: int) -> int:
     """
     if code == JOKER:
         return JOKER
-    if game._meld_ids:
-        if not game._classic_turn:
+    if isinstance(game, MeldIdGame):
+        if not isinstance(game, SambaGame):
             return code
         if is_two(code):
             return LOWEST_TWO
@@ -184,12 +186,13 @@ def meld_start_candidates(game: Game, held: list[tuple[int, list[int]]]) -> list
       ("meld-rank", "red-three", "black-three-meld"). Checked on soaked positions of each such
       rules family by ``test_pruning_only_skips_what_check_refuses``.
     """
-    return _sub_multisets(held, MAX_MELD_CARDS, _CLASH_IN_A_RUN_OR_SET if game._meld_ids else _CLASH_IN_A_SET)
+    clashes = _CLASH_IN_A_RUN_OR_SET if isinstance(game, MeldIdGame) else _CLASH_IN_A_SET
+    return _sub_multisets(held, MAX_MELD_CARDS, clashes)
 
 
 def _meld_targets(game: Game, side: int) -> list[int]:
     """The action targets naming the side's melds."""
-    if game._meld_ids:
+    if isinstance(game, MeldIdGame):
         return [ID_BASE + meld_id for meld_id in game.melds[side]]
     return list(game.melds[side])
 
@@ -219,7 +222,7 @@ def keyed_candidates(game: Game, classes: list[int] | None = None) -> Iterator[t
     for pair_classes, cards in _sub_multisets(held, 2):
         if len(cards) == 2:
             yield (TAKE, 0, pair_classes), Action(TAKE, cards)
-    if game._meld_ids:
+    if isinstance(game, MeldIdGame):
         for t in targets:
             yield (TAKE, t, ()), Action(TAKE, (), t)
         for a, b in ((a, b) for a in game.melds[side] for b in game.melds[side] if a != b):
@@ -261,7 +264,7 @@ def _changed_meld_target(before: Game, after: Game, side: int, action: Action) -
     grown = [key for key, m in after.melds[side].items() if key not in old or len(m.cards) != len(old[key].cards)]
     if len(grown) != 1:
         return None
-    return ID_BASE + grown[0] if after._meld_ids else grown[0]
+    return ID_BASE + grown[0] if isinstance(after, MeldIdGame) else grown[0]
 
 
 def _realise(game: Game, seat: int, classes: Counter[int]) -> tuple[int, ...] | None:
@@ -281,7 +284,7 @@ def _realise(game: Game, seat: int, classes: Counter[int]) -> tuple[int, ...] | 
 def _joining_add(game: Game, action: Action) -> Action | None:
     """Where melds of a rank join (Mille's ``MELDS_JOIN``), a ``meld`` of a rank the side has is an ``add``
     (of wild cards alone, onto the meld of wild cards: ``Game._check_meld_like`` joins them so)."""
-    if action.kind != MELD or game._meld_ids or not game.variant.MELDS_JOIN:
+    if action.kind != MELD or isinstance(game, MeldIdGame) or not game.variant.MELDS_JOIN:
         return None
     ranks = {c >> 2 for c in action.cards if not is_wild_card(c)}
     if len(ranks) > 1:
@@ -382,13 +385,13 @@ def refused_by_shape(game: Game, action: Action, shapes: dict[tuple[int, ...], b
     Only for the meld-id rules (the Samba family and Burraco), and only for ``meld``: there,
     every way ``check()`` can accept a ``meld`` passes ``action.cards`` unchanged to the
     variant's ``arrange_meld`` and refuses when it answers with a reason (a string)
-    (``ClassicIdTurn._classic_turn_new_meld`` and ``IdMeldRules._meld_ids_new_meld``; in any other phase a ``meld``
+    (``SambaGame._meld_made_by`` and ``MeldIdGame._meld_made_by``; in any other phase a ``meld``
     is refused before that). ``arrange_meld`` depends on the cards and the variant alone, so its
     verdict is kept in ``shapes`` (one dict per game: one variant). The test
     ``test_pruning_only_skips_what_check_refuses`` asks ``check()`` about every pruned
     candidate of soaked positions.
     """
-    if action.kind != MELD or not game._meld_ids:
+    if action.kind != MELD or not isinstance(game, MeldIdGame):
         return False
     cards = action.cards
     refused = shapes.get(cards)

@@ -62,6 +62,8 @@ from typing import Any
 from canasta.completeness import completeness_misses
 from canasta.engine.actions import RETRACT, Action
 from canasta.engine.game import P_DRAW, WILD_RANK, Game
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idturn import SambaGame
 from canasta.errors import IllegalActionError
 from canasta.notation import format_action
 from canasta.scoring import HandScore, score_meld_side, score_side
@@ -118,7 +120,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
             raise _Failure("table", f"hand {hand_no}: special hand {special!r} of seat {went_out}: {why}")
     elif went_out is not None and table.hand_sizes[went_out] != 0:
         raise _Failure("table", f"hand {hand_no}: seat {went_out} went out holding {table.hand_cards(went_out)}")
-    if table._meld_ids:
+    if isinstance(table, MeldIdGame):
         _check_final_id_table(table, result)
         return
     red_total = sum(len(r) for r in table.red_threes)
@@ -164,7 +166,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
                                       f"the final table scores {dict(expected)}")
 
 
-def _check_final_id_table(table: Game, result: HandScore) -> None:
+def _check_final_id_table(table: MeldIdGame, result: HandScore) -> None:
     """Rescore the final table of a meld-id variant (Burraco): every meld is its kind's canonical
     arrangement (``variant.arrange_meld``), and :func:`score_meld_side` gives the recorded score."""
     v: Any = table.variant
@@ -182,10 +184,10 @@ def _check_final_id_table(table: Game, result: HandScore) -> None:
                                         f"(wild at {meld.wild_index}) is arranged {kind} {order} (wild at {wild_index})")
             if kind == "set" and meld.rank and sum(1 for c in meld.cards if is_wild_code(c)) > v.MAX_WILDS:
                 raise _Failure("table", f"hand {hand_no}, side {side}: set #{meld_id} {meld.cards}: too many wild cards")
-            if len(meld.cards) > v.CANASTA_SIZE and table._classic_turn:
+            if len(meld.cards) > v.CANASTA_SIZE and isinstance(table, SambaGame):
                 raise _Failure("table", f"hand {hand_no}, side {side}: meld #{meld_id} {meld.cards}: over seven cards")
         seats = [s for s in range(table.num_players) if v.side_of(s) == side]
-        if table._classic_turn:  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
+        if isinstance(table, SambaGame):  # Samba: Classic's turn on meld ids (red threes, going out, penalties)
             reds = len(table.red_threes[side])
             id_melds: list[Any] = list(table.melds[side].values())
             expected = v.score_team(

@@ -25,6 +25,8 @@ from __future__ import annotations
 from canasta.cards import BLACK_THREE_CODES, NUM_CODES, RED_THREE_CODES
 from canasta.engine.american import AmericanGame
 from canasta.engine.game import P_ANSWER, P_DRAW, P_OVER, P_PLAY, Game
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idturn import SambaGame
 from canasta.engine.setrules import threes_kept
 from canasta.errors import CanastaError
 
@@ -50,11 +52,7 @@ def card_codes(game: Game) -> list[int]:
             cards.extend(meld.cards)
     for group in (*game.red_threes, *game.removed):
         cards.extend(group)
-    if isinstance(game, AmericanGame):
-        for bonus in game.bonus:
-            cards.extend(bonus)
-    if game._meld_ids:
-        cards.extend(game._meld_ids_cards())
+    cards.extend(game._extra_cards())  # the pozzetti (Burraco), the bonus cards (Modern American)
     if game._feet:
         cards.extend(game._feet_cards())
     for c in cards:
@@ -69,8 +67,10 @@ def never_held(game: Game) -> tuple[int, ...]:
     """Codes no hand ever holds in a live position: laid out (and replaced) as soon as they come into it."""
     if isinstance(game, AmericanGame):
         return ()  # Modern American: a count per side, checked by held_threes_allowed
-    if game._meld_ids:
-        return RED_THREE_CODES if game._classic_turn else ()  # Samba's turn is Classic's; Burraco has no red-three rule
+    if isinstance(game, SambaGame):
+        return RED_THREE_CODES  # Samba's turn is Classic's
+    if isinstance(game, MeldIdGame):
+        return ()  # Burraco has no red-three rule
     return tuple(c for c in range(NUM_CODES) if game._laid_out[c])
 
 

@@ -268,16 +268,16 @@ def _check_listed(g: Game) -> None:
     for combo in combinations_with_replacement(codes, 3):
         if all(hand[c] >= combo.count(c) for c in combo):
             a = parse_action("meld " + format_cards(list(combo)))
-            if not _deuces(a) and g._classic_turn_check_meld(a, False):
+            if not _deuces(a) and g._check_meld(a, False):
                 want.add(a)
     for mid in g.melds[g._sides[seat]]:
         for c in codes:
             a = parse_action(f"add #{mid} " + format_cards([c]))
-            if g._classic_turn_check_meld(a, False):
+            if g._check_meld(a, False):
                 want.add(a)
     got = {a for a in g.legal_actions() if a.kind in ("meld", "add")}
     assert {a for a in got if not _deuces(a)} == want
-    assert all(g._classic_turn_check_meld(a, False) for a in got if _deuces(a))
+    assert all(g._check_meld(a, False) for a in got if _deuces(a))
 
 
 @pytest.mark.parametrize("rule", ["deuce_meld", "no_canasta"])

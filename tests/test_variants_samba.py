@@ -565,12 +565,12 @@ def test_listed_melds_and_additions_are_exactly_the_legal_ones():
                 for combo in combinations_with_replacement(codes, 3):
                     if all(hand[c] >= combo.count(c) for c in combo):
                         a = parse_action("meld " + format_cards(list(combo)))
-                        if g._classic_turn_check_meld(a, False):
+                        if g._check_meld(a, False):
                             want.add(a)
                 for mid in g.melds[g._sides[seat]]:
                     for c in codes:
                         a = parse_action(f"add #{mid} " + format_cards([c]))
-                        if g._classic_turn_check_meld(a, False):
+                        if g._check_meld(a, False):
                             want.add(a)
                 assert {a for a in legal if a.kind in ("meld", "add")} == want
             g.apply(rng.choice(legal))
@@ -686,7 +686,7 @@ def test_listed_merges_are_exactly_the_legal_ones():
             if g.phase == "play":
                 ids = sorted(g.melds[g._sides[g.turn]])
                 want = {Action("merge", (), merge_target(a, b)) for a in ids for b in ids
-                        if g._classic_turn_check_merge(Action("merge", (), merge_target(a, b)), False)}
+                        if g._check_merge(Action("merge", (), merge_target(a, b)), False)}
                 got = {a for a in legal if a.kind == "merge"}
                 assert got == want
                 seen += len(got)

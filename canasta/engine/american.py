@@ -162,12 +162,9 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
         self.bonus = [list(b) for b in d.get("bonus") or [[] for _ in range(n)]]
         self.asked_hand = [bool(x) for x in d.get("asked_hand") or [False] * n]
         self.opened_turn = bool(d.get("opened_turn", False))
-
-    def _loaded_family_cards(self) -> list[int]:
-        n = self.num_players
         if len(self.bonus) != n:
             raise SchemaError(f"bonus must have one entry per seat ({n}), not {len(self.bonus)}")
-        return [c for b in self.bonus for c in b]
 
-    def card_count(self) -> int:
-        return super().card_count() + sum(len(b) for b in self.bonus)
+    def _extra_cards(self) -> list[int]:
+        """The bonus cards held face down."""
+        return [c for b in self.bonus for c in b]

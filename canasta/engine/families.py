@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from canasta.engine.game import Game
 from canasta.engine.setgame import SetMeldGame
 
 
@@ -13,14 +12,3 @@ class FootGame(SetMeldGame, plays=frozenset({"FEET"})):
 
     _feet: ClassVar[bool] = True
 
-
-class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
-    """Burraco: melds with ids (sets and runs), pozzetti, closing."""
-
-    _meld_ids: ClassVar[bool] = True
-
-
-class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
-    """Samba and its family: meld ids and runs on Classic's turn."""
-
-    _classic_turn: ClassVar[bool] = True

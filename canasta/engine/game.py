@@ -50,8 +50,6 @@ from canasta.engine.actions import DISCARD_ACTIONS as _DISCARD_ACTIONS
 from canasta.engine.actions import add_wild_action as _add_wild
 from canasta.engine.actions import meld_action as _meld
 from canasta.engine.feet import P_PASS, FootRules
-from canasta.engine.idmelds import IdMeldRules
-from canasta.engine.idturn import RETRACTED_THIS_TURN
 from canasta.engine.setmeld import WILD_RANK, Meld  # defined there (setrules and feet use them too); re-exported
 from canasta.engine.setmeld import max_meld_value as _max_meld_value
 from canasta.engine.setmeld import wild_mixes as wild_mixes
@@ -72,6 +70,13 @@ P_OVER = "over"      # game finished
 _NATURAL_RANKS = range(4, 15)
 _TWO_CODES = (8, 9, 10, 11)
 _BLACK_THREE_CODES = (12, 15)
+
+#: Why a meld is refused after the turn's retract (every family: Game._retracted_problem, SambaGame._check_meld).
+#: The bound is the engine's reading, not a sentence of one text: every variant that allows a retract
+#: (each citing its own text for it) allows it once a turn, so that meld and retract cannot go round for ever.
+RETRACTED_THIS_TURN = (
+    "you retracted your insufficient meld this turn: no new initial meld until your next turn (a retract is a "
+    "penalty allowed once a turn, so that meld and retract cannot go round for ever)")
 
 
 def _is_wild(code: int) -> bool:
@@ -99,7 +104,7 @@ def variant_flags(variant_cls: type) -> frozenset[str]:
     return frozenset(flag for flag in FAMILY_FLAGS if getattr(variant_cls, flag, False))
 
 
-class Game(IdMeldRules, FootRules):
+class Game(FootRules):
     """One game of a variant: a sequence of hands until a side reaches the target.
 
     ``Game(variant, ...)`` returns an instance of the variant's rule family (a subclass registered with
@@ -111,8 +116,6 @@ class Game(IdMeldRules, FootRules):
     #: the flags of the variants this family plays
     PLAYS: ClassVar[frozenset[str]]
     #: the family's flags, as class constants (the family classes set theirs)
-    _meld_ids: ClassVar[bool] = False
-    _classic_turn: ClassVar[bool] = False
     _feet: ClassVar[bool] = False
     #: the threes laid out and replaced when they come into a hand: the red ones (Modern American: all four)
     LAID_OUT_THREES: ClassVar[tuple[int, ...]] = (13, 14)
@@ -150,37 +153,12 @@ class Game(IdMeldRules, FootRules):
             raise OptionError(f"{cls.name} is not played by {type(self).__name__}")
         self._sides = [self.variant.side_of(s) for s in range(players)]
         v = self.variant
-        if self._meld_ids:  # the meld-id family (idmelds) reads none of the set family's tables below
-            self._blocks_pile = [False] * NUM_CODES
-            self._threes_ordinary = False
-            self._meld_ranks = _NATURAL_RANKS
-            self._min_naturals = 2
-            self._special_codes: tuple[int, ...] = ()
-        else:
-            #: per card code: a pile topped by it cannot be taken
-            self._blocks_pile = [v.blocks_pile(c) for c in range(NUM_CODES)]
-            self._threes_ordinary = v.THREES_ORDINARY
-            self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
-            self._min_naturals = v.min_naturals()
-            #: black threes meld (going out) unless the variant forbids it (Hand and Foot)
-            self._black_three_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
-            #: most cards in a meld (Hand and Foot's piles close at seven)
-            self._meld_max: int = v.MELD_MAX or 1 << 30
-            #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
-            #: listed as moves of their own, not folded into the rank's canonical card
-            self._special_codes = _special_codes(v.values, self._meld_ranks)
+        self._set_card_tables()
         #: whom a seat may ask 'may I go out?' (None: nobody, or the variant does not offer asking)
         asks = getattr(v, "ASK_PERMISSION", True)
         self._partners = [self.variant.partner_of(s) if asks else None for s in range(players)]
         #: the other seats of each seat's side (Hand and Foot: whose feet going out waits for)
         self._mates = [self.variant.teammates_of(s) for s in range(players)]
-        #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
-        self._laid_out = [False] * NUM_CODES
-        if not self._meld_ids and not self._threes_ordinary:
-            for c in self.LAID_OUT_THREES:
-                self._laid_out[c] = True
-            if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
-                self._laid_out[13] = self._laid_out[14] = False
         self.num_players = players
         self.num_sides = self.variant.num_sides
         self.seed = seed
@@ -197,36 +175,48 @@ class Game(IdMeldRules, FootRules):
         if _deal:
             self._deal()
 
+    def _set_card_tables(self) -> None:
+        """The per-card tables of the set-meld moves and checks, read from the variant once."""
+        v = self.variant
+        #: per card code: a pile topped by it cannot be taken
+        self._blocks_pile = [v.blocks_pile(c) for c in range(NUM_CODES)]
+        self._threes_ordinary = v.THREES_ORDINARY
+        self._meld_ranks = range(3, 15) if v.THREES_ORDINARY else _NATURAL_RANKS
+        self._min_naturals = v.min_naturals()
+        #: black threes meld (going out) unless the variant forbids it (Hand and Foot)
+        self._black_three_melds = not v.THREES_ORDINARY and v.BLACK_THREES_MELD
+        #: most cards in a meld (Hand and Foot's piles close at seven)
+        self._meld_max: int = v.MELD_MAX or 1 << 30
+        #: codes worth more than the others of their rank (Mille's Q of spades, J of diamonds):
+        #: listed as moves of their own, not folded into the rank's canonical card
+        self._special_codes: tuple[int, ...] = _special_codes(v.values, self._meld_ranks)
+        #: per card code: laid out and replaced when it comes into a hand (red threes; all threes in American)
+        self._laid_out = [False] * NUM_CODES
+        if not self._threes_ordinary:
+            for c in self.LAID_OUT_THREES:
+                self._laid_out[c] = True
+            if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
+                self._laid_out[13] = self._laid_out[14] = False
+
     # ------------------------------------------------------------------ deal
     def chance(self, label: str) -> _chance.HmacStream | _chance.LegacyStream:
         """The chance stream named ``label`` (a pure function of the seed, the scheme and the label)."""
         return _chance.stream(self.shuffle, self.seed, label)
 
+    def _shuffled_deck(self) -> list[int]:
+        """Start the next hand (its number, its dealer) and return its pack, shuffled."""
+        self.hand_no += 1
+        if self.hand_no > 1:
+            self.dealer = (self.dealer + 1) % self.num_players
+        self.reshuffles = 0
+        deck = self.variant.deck()
+        self.chance(str(self.hand_no)).shuffle(deck)
+        return deck
+
     def _deal(self) -> None:
         v = self.variant
         n = self.num_players
-        self.hand_no += 1
-        if self.hand_no > 1:
-            self.dealer = (self.dealer + 1) % n
-        self.reshuffles = 0
-        deck = v.deck()
-        self.chance(str(self.hand_no)).shuffle(deck)
-        if self._meld_ids:
-            self._meld_ids_deal_cards(deck)
-            self.frozen = False
-            self.melds = [{} for _ in range(self.num_sides)]
-            self.red_threes = [list[int]() for _ in range(self.num_sides)]
-            self.removed = [list[int]() for _ in range(self.num_sides)]
-            self.opened = [True] * self.num_sides
-            self.minimum_extra = [0] * self.num_sides
-            self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
-            self.melded_before = [False] * n
-            self.known = [list[int]() for _ in range(n)]
-            self.hand_over = False
-            self.turn = (self.dealer + 1) % n
-            self._reset_turn()
-            self._meld_ids_after_deal()
-            return
+        deck = self._shuffled_deck()
         self.stock: list[int] = deck
         self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
         self.hand_sizes = [0] * n
@@ -307,8 +297,6 @@ class Game(IdMeldRules, FootRules):
         self.retracted = False
         #: the side completed its initial meld in this turn
         self.opened_turn = False
-        if self._meld_ids:
-            self._meld_ids_reset_turn()
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out red threes from ``seat``'s hand and replace them; False if that ended the hand."""
@@ -416,8 +404,6 @@ class Game(IdMeldRules, FootRules):
         return self._fail(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
 
     def _legal_actions(self) -> list[Action]:
-        if self._meld_ids:
-            return self._meld_ids_legal()
         if self.phase == P_DRAW:
             return self._draw_actions()
         if self.phase == P_PLAY:
@@ -702,9 +688,6 @@ class Game(IdMeldRules, FootRules):
         """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
         if not isinstance(action, Action):
             raise IllegalActionError("not-an-action", f"{action!r} is not an action")
-        if self._meld_ids:
-            self._meld_ids_check(action)
-            return
         kind = action.kind
         ph = self.phase
         if ph == P_OVER:
@@ -1130,9 +1113,6 @@ class Game(IdMeldRules, FootRules):
         return self
 
     def _do(self, action: Action) -> None:
-        if self._meld_ids:
-            self._meld_ids_do(action)
-            return
         seat = self.actor
         got: list[int] = []
         kind = action.kind
@@ -1481,8 +1461,6 @@ class Game(IdMeldRules, FootRules):
             raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
         v = self.variant
         side = None if seat is None else self._sides[seat]
-        if self._meld_ids:
-            return self._meld_ids_observation(self._base_observation(seat))
         obs: dict[str, Any] = {
             "variant": self.variant_name,
             "rules": dict(v.rules),
@@ -1585,16 +1563,12 @@ class Game(IdMeldRules, FootRules):
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
-        if self._meld_ids:
-            self._meld_ids_copy_into(g)
         if self._feet:
             self._feet_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
-        if self._meld_ids:
-            self._meld_ids_to_dict(d)
         if self._feet:
             self._feet_to_dict(d)
         return d
@@ -1646,6 +1620,15 @@ class Game(IdMeldRules, FootRules):
             "deals": self.deals,
         }
 
+    def _extra_cards(self) -> list[int]:
+        """Cards in play outside the stock, the pile, the hands, the melds and the cards laid out (none here)."""
+        return []
+
+    @staticmethod
+    def _loaded_melds(saved: list[Any]) -> list[dict[int, Any]]:
+        """The melds of a saved position, per side (``to_dict``'s ``melds``)."""
+        return [{rank: Meld(rank, list(cards)) for rank, cards in side_melds} for side_melds in saved]
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
         try:
@@ -1671,10 +1654,7 @@ class Game(IdMeldRules, FootRules):
                     counts[c] += 1
                 g.hands.append(counts)
             g.hand_sizes = [sum(h) for h in g.hands]
-            g.melds = []
-            if not g._meld_ids:
-                for side_melds in d["melds"]:
-                    g.melds.append({rank: Meld(rank, list(cards)) for rank, cards in side_melds})
+            g.melds = g._loaded_melds(d["melds"])
             g.red_threes = [list(r) for r in d["red_threes"]]
             g.removed = [list(r) for r in d.get("removed") or [[] for _ in range(g.num_sides)]]
             g.opened = list(d["opened"])
@@ -1704,8 +1684,6 @@ class Game(IdMeldRules, FootRules):
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
             g._load_family_state(d)
-            if g._meld_ids:
-                g._meld_ids_from_dict(d)
             if g._feet:
                 g._feet_from_dict(d)
         except SchemaError:
@@ -1716,11 +1694,7 @@ class Game(IdMeldRules, FootRules):
         return g
 
     def _load_family_state(self, d: dict[str, Any]) -> None:
-        """Restore the state a family adds to a saved position (none here)."""
-
-    def _loaded_family_cards(self) -> list[int]:
-        """The cards in the state a family adds, once it is checked to fit the table (none here)."""
-        return []
+        """Restore the state a family adds to a saved position (what only its ``to_dict`` writes; none here)."""
 
     def _validate_loaded(self) -> None:
         """A loaded position must hold exactly the variant's pack and fit the table."""
@@ -1751,9 +1725,7 @@ class Game(IdMeldRules, FootRules):
             held.extend(c for c, k in enumerate(h) for _ in range(k))
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
-        held += self._loaded_family_cards()
-        if self._meld_ids:
-            held += self._meld_ids_cards()
+        held += self._extra_cards()
         if self._feet:
             held += self._feet_cards()
         have = [0] * NUM_CODES
@@ -1824,21 +1796,20 @@ class Game(IdMeldRules, FootRules):
         meld of the rank it is filed under (``variant.meld_problem``), a meld-id meld of the kind its cards
         arrange into (``variant.arrange_meld``). Moves and checks assume it: a loaded run with a wild card where
         the variant allows none would list additions that ``check()`` refuses."""
-        v: Any = self.variant
         for side, melds in enumerate(self.melds):
-            for key, meld_ in melds.items():
-                meld: Any = meld_  # a Meld, or an IdMeld (with its kind) in the meld-id variants
-                if self._meld_ids:
-                    got = v.arrange_meld(list(meld.cards))
-                    problem = got if isinstance(got, str) else (
-                        None if got[0] == meld.kind else f"its cards make a {got[0]}, not a {meld.kind}")
-                else:
-                    natural_ranks = {c >> 2 for c in meld.cards if not (c == JOKER or 8 <= c <= 11)}
-                    problem = (f"it is filed under rank {key}" if natural_ranks and natural_ranks != {key}
-                               else v.meld_problem(list(meld.cards)))
+            for key, meld in melds.items():
+                problem = self._loaded_meld_problem(key, meld)
                 if problem:
                     raise InconsistentPositionError("melds", f"side {side}, meld {key} "
                                                              f"({' '.join(format_card(c) for c in meld.cards)}): {problem}")
+
+    def _loaded_meld_problem(self, key: int, meld: Any) -> str | None:
+        """Why a loaded meld (filed under ``key``) is not one the rules can build, or None."""
+        natural_ranks = {c >> 2 for c in meld.cards if not (c == JOKER or 8 <= c <= 11)}
+        if natural_ranks and natural_ranks != {key}:
+            return f"it is filed under rank {key}"
+        problem: str | None = self.variant.meld_problem(list(meld.cards))
+        return problem
 
     def to_json(self) -> str:
         import json
@@ -1862,8 +1833,7 @@ class Game(IdMeldRules, FootRules):
         total = len(self.stock) + len(self.pile) + sum(sum(h) for h in self.hands)
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
-        if self._meld_ids:
-            total += len(self._meld_ids_cards())
+        total += len(self._extra_cards())
         if self._feet:
             total += len(self._feet_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])

@@ -1,6 +1,5 @@
 """Melds with ids and kinds (sets and runs), face-down extra piles, closing: the rules
-of the Burraco family, as generic mechanisms the :class:`~canasta.engine.game.Game`
-switches on when its variant sets ``MELD_IDS``.
+of the Burraco family, :class:`MeldIdGame` (the variants that set ``MELD_IDS``).
 
 - Melds are kept per side in a dict keyed by a meld id (``#n`` in the notation;
   the action target is ``ID_BASE + n``). A meld has a kind: ``set`` (one rank) or
@@ -17,17 +16,17 @@ switches on when its variant sets ``MELD_IDS``.
 - The hand also ends when the stock is down to ``stock_end`` cards after a turn,
   or after a full orbit of turns that only took a one-card pile.
 
-Hand and Foot (a foot per player) and Samba (runs) can reuse these pieces.
+Samba's family (:class:`~canasta.engine.idturn.SambaGame`) plays Classic's turn on these melds.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, cast
 
-from canasta.cards import JOKER, NUM_CODES, format_card, sort_key
+from canasta.cards import JOKER, NUM_CODES, format_card
 from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
+from canasta.engine.game import Game
 from canasta.engine.idmeld import IdMeld as IdMeld  # defined there (idturn uses it too); re-exported
-from canasta.engine.idturn import ClassicIdTurn
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE
 from canasta.runs import arrange_run, is_wild
@@ -39,45 +38,41 @@ _TWOS = (8, 9, 10, 11)
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-class IdMeldRules(ClassicIdTurn):
-    """Mixin of :class:`Game` for variants with ``MELD_IDS`` (see the module text).
+class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
+    """Burraco: melds with ids (sets and runs), pozzetti, closing (see the module text)."""
 
-    With ``CLASSIC_TURN`` (Samba) the turn is Classic's (``canasta.engine.idturn``): ``_classic_turn``.
-    """
-
-    _classic_turn: ClassVar[bool]
-
-    # Attributes provided by Game (declared for type checkers).
+    #: Burraco's variants and Samba's (their hooks: ``arrange_meld``, ``close_problem``, ...), not Classic's
     variant: Any
-    num_players: int
-    num_sides: int
-    seed: int | str
-    hand_no: int
-    dealer: int
-    turn: int
-    phase: str
-    stock: list[int]
-    pile: list[int]
-    hands: list[list[int]]
-    hand_sizes: list[int]
+    #: per side, meld id -> IdMeld (Any: Game types its melds as set melds)
     melds: list[dict[int, Any]]
-    history: list[tuple[int, Action, tuple[int, ...]]]
-    deals: list[dict[str, Any]]
-    scores: list[int]
-    hand_results: list[dict[str, Any]]
-    winner: int | None
-    _sides: list[int]
-    drawn: bool
-    took_pile: bool
-    hand_over: bool
-    #: per seat, cards everyone saw go into the hand with the pile (Game._forget_known trims it)
-    known: list[list[int]]
 
-    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
-        raise NotImplementedError  # Game's
+    def _set_card_tables(self) -> None:
+        """The meld-id moves read none of the set family's card tables: neutral ones, nothing laid out."""
+        self._blocks_pile = [False] * NUM_CODES
+        self._threes_ordinary = False
+        self._meld_ranks = range(4, 15)
+        self._min_naturals = 2
+        self._special_codes = ()
+        self._laid_out = [False] * NUM_CODES
 
     # ----------------------------------------------------------------- deal
-    def _meld_ids_deal_cards(self, deck: list[int]) -> None:
+    def _deal(self) -> None:
+        n = self.num_players
+        self._deal_cards(self._shuffled_deck())
+        self.frozen = False
+        self.melds = [{} for _ in range(self.num_sides)]
+        self.red_threes = [list[int]() for _ in range(self.num_sides)]
+        self.removed = [list[int]() for _ in range(self.num_sides)]
+        self.opened = [True] * self.num_sides
+        self.minimum_extra = [0] * self.num_sides
+        self.penalties = [list[tuple[str, int]]() for _ in range(self.num_sides)]
+        self.melded_before = [False] * n
+        self.known = [list[int]() for _ in range(n)]
+        self.hand_over = False
+        self.turn = (self.dealer + 1) % n
+        self._reset_turn()
+
+    def _deal_cards(self, deck: list[int]) -> None:
         """Burraco: 11 cards each, then the pozzetti, then the upcard; the rest is the stock.
 
         The shuffle is uniform, so dealing hands and pozzetti from one end of the deck is
@@ -112,19 +107,14 @@ class IdMeldRules(ClassicIdTurn):
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer, "hands": [list(h) for h in dealt],
                            "upcards": list(self.pile), "replacements": [[] for _ in range(n)]})
 
-    def _meld_ids_after_deal(self) -> None:
-        if self._classic_turn:
-            self._classic_turn_start(self.pile[-1])
-
-    def _meld_ids_reset_turn(self) -> None:
+    def _reset_turn(self) -> None:
+        super()._reset_turn()
         self.barred = None
         self.one_card_take = False
         self.turn_melded = False
 
     # -------------------------------------------------------- legal actions
-    def _meld_ids_legal(self) -> list[Action]:
-        if self._classic_turn:
-            return self._classic_turn_legal()
+    def _legal_actions(self) -> list[Action]:
         if self.phase == "draw":
             start = [DRAW_ACTION] if self.stock else []
             if self.pile:
@@ -198,22 +188,22 @@ class IdMeldRules(ClassicIdTurn):
                     8 <= c <= 11 or lo <= c >> 2 <= hi or (c >> 2 == 14 and lo <= 1))]
                 cands += [c for c in wild_codes if c not in cands]
             for c in cands:
-                if self._meld_ids_add_arrangement(m, c) is not None:
+                if self._add_arrangement(m, c) is not None:
                     out.append(Action(ADD, (c,), target))
         size = self.hand_sizes[seat]
         if size <= 4:
-            out = [a for a in out if self._meld_ids_check_meld(a, False)]
+            out = [a for a in out if self._check_meld(a, False)]
         # Discards: one per distinct card (suits matter for runs).
         for c in held:
             a = _DISCARDS[c]
             if size <= 1 or c == self.barred:
-                if self._meld_ids_check_discard(a, False):
+                if self._check_discard(a, False):
                     out.append(a)
             else:
                 out.append(a)
         return out
 
-    def _meld_ids_add_arrangement(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
+    def _add_arrangement(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
         """The meld after adding card ``c`` (kind, arrangement), or None if ``c`` cannot go on it."""
         v = self.variant
         if m.kind == "set":
@@ -235,10 +225,9 @@ class IdMeldRules(ClassicIdTurn):
         return "run", got
 
     # ------------------------------------------------------------- checking
-    def _meld_ids_check(self, action: Action) -> None:
-        if self._classic_turn:
-            self._classic_turn_check(action)
-            return
+    def check(self, action: Action) -> None:
+        if not isinstance(action, Action):
+            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
         kind = action.kind
         if self.phase == "over":
             raise IllegalActionError("game-over", "the game is over")
@@ -265,9 +254,25 @@ class IdMeldRules(ClassicIdTurn):
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         if kind == DISCARD:
-            self._meld_ids_check_discard(action, True)
+            self._check_discard(action, True)
         else:
-            self._meld_ids_check_meld(action, True)
+            self._check_meld(action, True)
+
+    def _fail_id(self, raise_error: bool, rule: str, message: str) -> bool:
+        """Refuse: raise the rule's error (its message citing the variant's source), or return False."""
+        if raise_error:
+            raise IllegalActionError(rule, self.variant.cite(rule, message))
+        return False
+
+    def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:
+        """Does ``seat`` hold all of ``cards`` (valid card codes)?"""
+        need: dict[int, int] = {}
+        for c in cards:
+            if not isinstance(c, int) or not 8 <= c < NUM_CODES:
+                return False
+            need[c] = need.get(c, 0) + 1
+        hand = self.hands[seat]
+        return all(hand[c] >= k for c, k in need.items())
 
     def _pile_available(self, side: int) -> bool:
         return self.piles_taken[side] < self.variant.EXTRA_PILES // self.num_sides and bool(self.extra_piles)
@@ -286,7 +291,7 @@ class IdMeldRules(ClassicIdTurn):
             clean += extra.wilds == 0
         return total, clean
 
-    def _meld_ids_new_meld(self, action: Action) -> tuple[IdMeld | None, str]:
+    def _meld_made_by(self, action: Action) -> tuple[IdMeld | None, str]:
         """The meld ``action`` would make (or None and why not)."""
         side = self._sides[self.turn]
         v = self.variant
@@ -307,7 +312,7 @@ class IdMeldRules(ClassicIdTurn):
             return None, "your side has no meld with that id"
         if len(action.cards) != 1:
             return None, "add one card at a time"
-        res = self._meld_ids_add_arrangement(old, action.cards[0])
+        res = self._add_arrangement(old, action.cards[0])
         if res is None:
             c = action.cards[0]
             if is_wild(c) and old.wilds:
@@ -335,7 +340,7 @@ class IdMeldRules(ClassicIdTurn):
             return "wild-limit"
         return "meld-invalid"
 
-    def _meld_ids_check_meld(self, action: Action, raise_error: bool) -> bool:
+    def _check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -343,7 +348,7 @@ class IdMeldRules(ClassicIdTurn):
             return f(raise_error, "no-cards", "name the cards to meld")
         if not self._holds(seat, action.cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
-        m, why = self._meld_ids_new_meld(action)
+        m, why = self._meld_made_by(action)
         if m is None:
             return f(raise_error, self._meld_rule(action, why), why)
         left = self.hand_sizes[seat] - len(action.cards)
@@ -368,7 +373,7 @@ class IdMeldRules(ClassicIdTurn):
             return f(raise_error, "cannot-close", "you must keep a card you can discard: " + why2)
         return True
 
-    def _meld_ids_check_discard(self, action: Action, raise_error: bool) -> bool:
+    def _check_discard(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -390,10 +395,7 @@ class IdMeldRules(ClassicIdTurn):
         return True
 
     # ---------------------------------------------------------- transitions
-    def _meld_ids_do(self, action: Action) -> None:
-        if self._classic_turn:
-            self._classic_turn_do(action)
-            return
+    def _do(self, action: Action) -> None:
         seat = self.turn
         side = self._sides[seat]
         kind = action.kind
@@ -422,7 +424,7 @@ class IdMeldRules(ClassicIdTurn):
             self.drawn = True
             self.took_pile = True
         elif kind in (MELD, ADD):
-            m, _ = self._meld_ids_new_meld(action)
+            m, _ = self._meld_made_by(action)
             assert m is not None
             if kind == MELD:
                 self.next_meld_id += 1
@@ -451,9 +453,9 @@ class IdMeldRules(ClassicIdTurn):
                     self.face_down[seat] = self._claim_extra_pile(side)
                 else:
                     self.closed_by = seat
-                    self._meld_ids_end_hand(seat)
+                    self._finish_hand(seat)
                     return
-            self._meld_ids_next_turn()
+            self._next_turn()
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
@@ -470,7 +472,7 @@ class IdMeldRules(ClassicIdTurn):
         self.hand_sizes[seat] += len(cards)
         return cards
 
-    def _meld_ids_next_turn(self) -> None:
+    def _next_turn(self) -> None:
         v = self.variant
         if self.one_card_take and not self.turn_melded:
             self.orbit += 1
@@ -478,11 +480,11 @@ class IdMeldRules(ClassicIdTurn):
             self.orbit = 0
         if len(self.stock) <= v.stock_end:
             # 'After the player who drew the third-from-last card completes their turn, game play stops.'
-            self._meld_ids_end_hand(None)
+            self._finish_hand(None)
             return
         if v.rules["stalemate"] and self.orbit >= self.num_players:
             # 'After four turns (a complete orbit) of this, the hand ends.'
-            self._meld_ids_end_hand(None)
+            self._finish_hand(None)
             return
         self.turn = (self.turn + 1) % self.num_players
         self._reset_turn()
@@ -494,23 +496,27 @@ class IdMeldRules(ClassicIdTurn):
             self.face_down[seat] = []
 
     # ------------------------------------------------------------- scoring
-    def _meld_ids_end_hand(self, closed_by: int | None) -> None:
+    def _hand_scores(self, closed_by: int | None) -> list[Any]:
+        """Each side's score for the hand if it ended now, closed by ``closed_by`` (None: nobody)."""
         v = self.variant
-        n = self.num_players
-        self.hand_over = True
         results: list[Any] = []
-        for side in range(self.num_sides if not self._classic_turn else 0):
-            seats = [s for s in range(n) if self._sides[s] == side]
+        for side in range(self.num_sides):
+            seats = [s for s in range(self.num_players) if self._sides[s] == side]
             melds = [(list(m.cards), m.wilds) for m in self.melds[side].values()]
             # 'if a player got their pozzetto but never got to look at it ... the pozzetto is treated
             # like the player's hand'
-            hands = [self._hand_list(s) + list(self.face_down[s]) for s in seats]
+            hands = [self.hand_cards(s) + list(self.face_down[s]) for s in seats]
             missed = v.EXTRA_PILES > 0 and self.piles_taken[side] == 0
             results.append(score_meld_side(v, melds=melds, hands=hands,
                                            closed=closed_by is not None and self._sides[closed_by] == side,
                                            pile_missed=missed))
-        if self._classic_turn:
-            results = self._classic_turn_score(closed_by)
+        return results
+
+    def _finish_hand(self, closed_by: int | None) -> None:
+        """Score the hand (``closed_by``: the seat that closed or went out, or None), then deal the next or end the game."""
+        v = self.variant
+        self.hand_over = True
+        results = self._hand_scores(closed_by)
         for side, r in enumerate(results):
             self.scores[side] += r["total"]
         self.hand_results.append({"hand": self.hand_no, "went_out": closed_by, "concealed": False,
@@ -521,18 +527,13 @@ class IdMeldRules(ClassicIdTurn):
             self.winner = won
             self.phase = "over"
             return
-        self._deal()  # type: ignore[attr-defined]
-
-    def _hand_list(self, seat: int) -> list[int]:
-        out: list[int] = []
-        for code, k in enumerate(self.hands[seat]):
-            if k:
-                out.extend([code] * k)
-        out.sort(key=sort_key)
-        return out
+        self._deal()
 
     # --------------------------------------------------------- observation
-    def _meld_ids_observation(self, obs: dict[str, Any]) -> dict[str, Any]:
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.num_players):
+            raise IllegalActionError("no-such-seat", f"there is no seat {seat}")
+        obs = self._base_observation(seat)
         obs["melds"] = [[_meld_view(m, self.variant.CANASTA_SIZE) for m in self.melds[s].values()]
                         for s in range(self.num_sides)]
         obs["frozen"] = False
@@ -541,12 +542,11 @@ class IdMeldRules(ClassicIdTurn):
         obs["face_down"] = [len(p) for p in self.face_down]
         obs["barred"] = format_card(self.barred) if self.barred is not None else None
         obs["orbit"] = self.orbit
-        if self._classic_turn:
-            self._classic_turn_observation(obs)
         return obs
 
     # --------------------------------------------------------- persistence
-    def _meld_ids_to_dict(self, d: dict[str, Any]) -> None:
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
         d["melds"] = [[m.to_list() for m in side.values()] for side in self.melds]
         d["extra_piles"] = [list(p) for p in self.extra_piles]
         d["piles_taken"] = list(self.piles_taken)
@@ -557,9 +557,20 @@ class IdMeldRules(ClassicIdTurn):
         d["one_card_take"] = self.one_card_take
         d["turn_melded"] = self.turn_melded
         d["closed_by"] = self.closed_by
+        return d
 
-    def _meld_ids_from_dict(self, d: dict[str, Any]) -> None:
-        self.melds = [{m.id: m for m in (IdMeld.from_list(x) for x in side)} for side in d["melds"]]
+    @staticmethod
+    def _loaded_melds(saved: list[Any]) -> list[dict[int, Any]]:
+        return [{m.id: m for m in (IdMeld.from_list(x) for x in side)} for side in saved]
+
+    def _loaded_meld_problem(self, key: int, meld: Any) -> str | None:
+        """A loaded meld must be of the kind its cards arrange into."""
+        got = self.variant.arrange_meld(list(meld.cards))
+        if isinstance(got, str):
+            return got
+        return None if got[0] == meld.kind else f"its cards make a {got[0]}, not a {meld.kind}"
+
+    def _load_family_state(self, d: dict[str, Any]) -> None:
         self.extra_piles = [[int(c) for c in p] for p in d["extra_piles"]]
         self.piles_taken = [int(x) for x in d["piles_taken"]]
         self.face_down = [[int(c) for c in p] for p in d["face_down"]]
@@ -570,13 +581,15 @@ class IdMeldRules(ClassicIdTurn):
         self.turn_melded = bool(d["turn_melded"])
         self.closed_by = d["closed_by"]
 
-    def _meld_ids_copy_into(self, g: Any) -> None:
-        g.melds = [{k: m.copy() for k, m in side.items()} for side in self.melds]
+    def copy(self) -> MeldIdGame:
+        g = cast("MeldIdGame", super().copy())
         g.extra_piles = [list(p) for p in self.extra_piles]
         g.piles_taken = list(self.piles_taken)
         g.face_down = [list(p) for p in self.face_down]
+        return g
 
-    def _meld_ids_cards(self) -> list[int]:
+    def _extra_cards(self) -> list[int]:
+        """The pozzetti still in the centre and those taken face down."""
         return [c for p in self.extra_piles for c in p] + [c for p in self.face_down for c in p]
 
 
@@ -588,4 +601,4 @@ def _meld_view(m: IdMeld, burraco_size: int) -> dict[str, Any]:
             "canasta": m.size >= burraco_size, "natural": m.wilds == 0}
 
 
-__all__ = ["ID_BASE", "IdMeld", "IdMeldRules"]
+__all__ = ["ID_BASE", "IdMeld", "MeldIdGame"]

@@ -1,8 +1,8 @@
 """Classic Canasta's turn on melds with ids: the Samba family.
 
-A variant that sets both ``MELD_IDS`` and ``CLASSIC_TURN`` (Samba) keeps the meld-id
-mechanisms of :mod:`canasta.engine.idmelds` (several sets of a rank, runs kept in order,
-melds named ``#n``) and plays Classic's turn on them:
+A variant that sets both ``MELD_IDS`` and ``CLASSIC_TURN`` (Samba) is played by :class:`SambaGame`:
+it keeps the meld-id mechanisms of :class:`~canasta.engine.idmelds.MeldIdGame` (several sets of a
+rank, runs kept in order, melds named ``#n``) and overrides the steps of the turn with Classic's:
 
 - the upcard and discards of a red three or wild card freeze the pile; a pile topped by a
   wild card, a red three or a black three cannot be taken;
@@ -52,7 +52,9 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
+from canasta.engine.game import RETRACTED_THIS_TURN
 from canasta.engine.idmeld import IdMeld
+from canasta.engine.idmelds import MeldIdGame
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_ids, merge_target
 from canasta.runs import is_wild
@@ -64,14 +66,6 @@ _BLACK_THREES = (12, 15)
 
 _MELDS: dict[tuple[int, ...], Action] = {}
 _ADDS: dict[tuple[int, int], Action] = {}
-
-
-#: Why a meld is refused after the turn's retract (every family: Game._check_meld_like, _classic_turn_check_meld).
-#: The bound is the engine's reading, not a sentence of one text: every variant that allows a retract
-#: (each citing its own text for it) allows it once a turn, so that meld and retract cannot go round for ever.
-RETRACTED_THIS_TURN = (
-    "you retracted your insufficient meld this turn: no new initial meld until your next turn (a retract is a "
-    "penalty allowed once a turn, so that meld and retract cannot go round for ever)")
 
 
 def _meld(cards: tuple[int, ...]) -> Action:
@@ -95,60 +89,15 @@ def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[in
     return sevens
 
 
-class ClassicIdTurn:
-    """Mixin of :class:`Game` for ``MELD_IDS`` variants with ``CLASSIC_TURN`` (see the module text)."""
-
-    variant: Any
-    num_players: int
-    num_sides: int
-    phase: str
-    turn: int
-    stock: list[int]
-    pile: list[int]
-    hands: list[list[int]]
-    hand_sizes: list[int]
-    melds: list[dict[int, Any]]
-    history: list[tuple[int, Action, tuple[int, ...]]]
-    deals: list[dict[str, Any]]
-    _sides: list[int]
-    _partners: list[int | None]
-    red_threes: list[list[int]]
-    opened: list[bool]
-    minimum_extra: list[int]
-    penalties: list[list[tuple[str, int]]]
-    known: list[list[int]]
-    frozen: bool
-    drawn: bool
-    took_pile: bool
-    pile_barred: bool
-    asked: bool
-    permission: bool | None
-    turn_created: set[int]
-    turn_added_existing: bool
-    pending_value: int
-    pile_aside: list[int] | None
-    take_snapshot: dict[str, Any] | None
-    no_discard: bool
-    retracted: bool
-    next_meld_id: int
-    return_phase: str
-    scores: list[int]
-
-    # provided by Game / IdMeldRules
-    def minimum(self, side: int) -> int:
-        raise NotImplementedError
-
-    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
-        raise NotImplementedError
-
-    def _reset_turn(self) -> None:
-        raise NotImplementedError
-
-    def _meld_ids_end_hand(self, closed_by: int | None) -> None:
-        raise NotImplementedError
+class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
+    """Samba and its family: meld ids and runs on Classic's turn (see the module text)."""
 
     # ----------------------------------------------------------------- deal
-    def _classic_turn_start(self, up: int) -> None:
+    def _deal(self) -> None:
+        super()._deal()
+        self._start_classic_turn(self.pile[-1])
+
+    def _start_classic_turn(self, up: int) -> None:
         """After the deal: 'This turned-up card is the first card in the discard pile'; a red three
         or wild upcard freezes it; red threes dealt are laid out and replaced."""
         self.frozen = is_red_three(up) or is_wild(up) or self.variant.ALWAYS_FROZEN
@@ -156,10 +105,10 @@ class ClassicIdTurn:
         replacements = self.deals[-1]["replacements"]
         for i in range(self.num_players):
             seat = (self.turn + i) % self.num_players
-            if not self._classic_turn_lay_out(seat, replacements[seat]):
+            if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
 
-    def _classic_turn_lay_out(self, seat: int, got: list[int]) -> bool:
+    def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out the red threes of ``seat`` and replace them; False if the stock ran out on one."""
         hand = self.hands[seat]
         side = self._sides[seat]
@@ -178,7 +127,7 @@ class ClassicIdTurn:
                         if self.phase == "play":
                             self.no_discard = True
                             return False
-                        self._meld_ids_end_hand(None)
+                        self._finish_hand(None)
                         return False
                     x = self.stock.pop()
                     got.append(x)
@@ -187,7 +136,7 @@ class ClassicIdTurn:
         return True
 
     # -------------------------------------------------------- helpers
-    def _classic_turn_sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
+    def _sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
         """(seven-card melds, of them runs) of the side, with meld ``changed`` as given."""
         size = self.variant.CANASTA_SIZE
         n = runs = 0
@@ -202,10 +151,10 @@ class ClassicIdTurn:
             runs += changed.kind == "run"
         return n, runs
 
-    def _classic_turn_pending_met(self, side: int) -> bool:
-        return self.opened[side] or not self.turn_created or self._classic_turn_initial_ok(side, self.pending_value)
+    def _pending_met(self, side: int) -> bool:
+        return self.opened[side] or not self.turn_created or self._initial_meld_ok(side, self.pending_value)
 
-    def _classic_turn_initial_ok(self, side: int, value: int, changed: Any = None) -> bool:
+    def _initial_meld_ok(self, side: int, value: int, changed: Any = None) -> bool:
         """Do the melds of this turn (with meld ``changed`` as given), worth ``value``, make the initial meld?
 
         The minimum in points, and where the variant asks for it (Brazilian) a canasta among them."""
@@ -224,7 +173,7 @@ class ClassicIdTurn:
                 return True
         return False
 
-    def _classic_turn_finish_problem(self, side: int, sevens: tuple[int, int], pending_met: bool) -> str | None:
+    def _going_out_problem(self, side: int, sevens: tuple[int, int], pending_met: bool) -> str | None:
         """Why the player may not empty the hand now, or None."""
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
@@ -235,36 +184,36 @@ class ClassicIdTurn:
             return "your initial meld has not reached the minimum count"
         return None
 
-    def _classic_turn_may_ask(self) -> bool:
+    def _may_ask(self) -> bool:
         if self.asked or self._partners[self.turn] is None or self.no_discard:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
             return False
         side = self._sides[self.turn]
-        return self.variant.going_out_problem(*self._classic_turn_sevens(side)) is None
+        return self.variant.going_out_problem(*self._sevens(side)) is None
 
-    def _classic_turn_fits(self, m: Any, c: int) -> Any:
+    def _add_arrangement(self, m: Any, c: int) -> Any:
         return self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
 
     # -------------------------------------------------------- legal actions
-    def _classic_turn_legal(self) -> list[Action]:
+    def _legal_actions(self) -> list[Action]:
         ph = self.phase
         if ph == "answer":
             return [YES_ACTION, NO_ACTION]
         if ph == "draw":
             out: list[Action] = [DRAW_ACTION] if self.stock else []
-            takes = self._classic_turn_takes()
+            takes = self._take_actions()
             out.extend(takes)
             if not self.stock and not takes:
                 out.append(END_ACTION)  # 'or is unable to take the discard pile, at which point the hand ends'
-            if self._classic_turn_may_ask():
+            if self._may_ask():
                 out.append(ASK_ACTION)
             return out
         if ph != "play":
             return []
-        return self._classic_turn_play_actions()
+        return self._play_actions()
 
-    def _classic_turn_takes(self) -> list[Action]:
+    def _take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
         top = self.pile[-1]
@@ -282,11 +231,11 @@ class ClassicIdTurn:
             out.append(Action(TAKE, (a, b)))
         if not self.frozen and self.opened[side]:
             for mid, m in self.melds[side].items():
-                if self._classic_turn_fits(m, top) is not None:
+                if self._add_arrangement(m, top) is not None:
                     out.append(Action(TAKE, (), ID_BASE + mid))
-        return [a for a in out if self._classic_turn_check_take(a, False)]
+        return [a for a in out if self._check_take(a, False)]
 
-    def _classic_turn_play_actions(self) -> list[Action]:
+    def _play_actions(self) -> list[Action]:
         seat = self.turn
         side = self._sides[seat]
         hand = self.hands[seat]
@@ -339,7 +288,7 @@ class ClassicIdTurn:
             target = ID_BASE + mid
             if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia), of deuces (Italian)
                 cands = [c for c in ([JOKER] if hand[JOKER] else []) + ([two] if two is not None else [])
-                         if self._classic_turn_fits(m, c) is not None]
+                         if self._add_arrangement(m, c) is not None]
             elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
@@ -353,13 +302,13 @@ class ClassicIdTurn:
             # escalera its suit's next card at either end, until seven cards)
             out.extend(_add(c, target) for c in cands)
         if v.MERGE_SETS:
-            out.extend(self._classic_turn_merges(side))
+            out.extend(self._merge_actions(side))
         size = self.hand_sizes[seat]
         # an action that leaves at most one card (going out), or melds black threes, is checked fully
         out = [a for a in out if a.kind == MERGE
                or (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
-               or self._classic_turn_check_meld(a, False)]
-        pending_ok = self._classic_turn_pending_met(side)
+               or self._check_meld(a, False)]
+        pending_ok = self._pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
             for c in held:
                 if 8 <= c <= 11 and c != two:
@@ -367,18 +316,20 @@ class ClassicIdTurn:
                 if c == 15 and hand[12]:
                     continue  # one black three stands for both
                 a = _DISCARDS[c]
-                if (size > 1 and self.permission is None) or self._classic_turn_check_discard(a, False):
+                if (size > 1 and self.permission is None) or self._check_discard(a, False):
                     out.append(a)
         if not pending_ok:
             out.append(RETRACT_ACTION)
         if self.no_discard and pending_ok:
             out.append(END_ACTION)
-        if self._classic_turn_may_ask():
+        if self._may_ask():
             out.append(ASK_ACTION)
         return out
 
     # ------------------------------------------------------------- checking
-    def _classic_turn_check(self, action: Action) -> None:
+    def check(self, action: Action) -> None:
+        if not isinstance(action, Action):
+            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
         kind = action.kind
         ph = self.phase
         if ph == "over":
@@ -394,7 +345,7 @@ class ClassicIdTurn:
         if kind in (YES, NO):
             raise IllegalActionError("nothing-to-answer", "nobody asked 'may I go out?'")
         if kind == ASK:
-            if not self._classic_turn_may_ask():
+            if not self._may_ask():
                 raise IllegalActionError(
                     "ask-timing", "you may ask 'may I go out?' once, before melding or taking the pile, "
                     "and only when your side has the seven-card melds needed to go out")
@@ -405,35 +356,35 @@ class ClassicIdTurn:
                     raise IllegalActionError("stock-empty", "the stock is used up: take the pile or end the hand")
                 return
             if kind == TAKE:
-                self._classic_turn_check_take(action, True)
+                self._check_take(action, True)
                 return
             if kind == END:
                 if self.stock:
                     raise IllegalActionError("end-timing", "the hand can only be ended this way when the stock is used up")
-                if self._classic_turn_takes():
+                if self._take_actions():
                     raise IllegalActionError("forced-take", self.variant.cite(
                         "forced-take", "the stock is used up and you can take the discard pile: 'play continues "
                         "with players taking the discard pile ... until a player ... is unable to take'"))
                 return
             raise IllegalActionError("draw-first", "start your turn by drawing from the stock or taking the pile")
         if kind in (MELD, ADD):
-            self._classic_turn_check_meld(action, True)
+            self._check_meld(action, True)
             return
         if kind == MERGE:
-            self._classic_turn_check_merge(action, True)
+            self._check_merge(action, True)
             return
         if kind == DISCARD:
-            self._classic_turn_check_discard(action, True)
+            self._check_discard(action, True)
             return
         if kind == RETRACT:
             side = self._sides[self.turn]
-            if self._classic_turn_pending_met(side):
+            if self._pending_met(side):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
             if not self.no_discard:
                 raise IllegalActionError("end-timing", "end your turn with a discard")
-            if not self._classic_turn_pending_met(self._sides[self.turn]):
+            if not self._pending_met(self._sides[self.turn]):
                 raise IllegalActionError("minimum-count", self.variant.cite(
                     "minimum-count", "your initial meld is below the minimum: meld more or retract"))
             return
@@ -441,22 +392,7 @@ class ClassicIdTurn:
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
         raise IllegalActionError("unknown-action", f"unknown action {kind!r}")
 
-    # shared with the meld-id rules of canasta.engine.idmelds (a subclass)
-    def _fail_id(self, raise_error: bool, rule: str, message: str) -> bool:
-        if raise_error:
-            raise IllegalActionError(rule, self.variant.cite(rule, message))
-        return False
-
-    def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:
-        need: dict[int, int] = {}
-        for c in cards:
-            if not isinstance(c, int) or not 8 <= c < NUM_CODES:
-                return False
-            need[c] = need.get(c, 0) + 1
-        hand = self.hands[seat]
-        return all(hand[c] >= k for c, k in need.items())
-
-    def _classic_turn_check_take(self, action: Action, raise_error: bool) -> bool:
+    def _check_take(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -485,7 +421,7 @@ class ClassicIdTurn:
             if not self._holds(seat, cards):
                 return f(raise_error, "not-in-hand", "you do not hold those cards")
             new_cards = [top, *cards]
-            sevens = self._classic_turn_sevens(side)
+            sevens = self._sevens(side)
         else:
             if not action.target:
                 return f(raise_error, "take-cards",
@@ -497,13 +433,13 @@ class ClassicIdTurn:
                 return f(raise_error, "pile-frozen",
                          "'When the discard pile is frozen, it may only be taken if its top card can be used to form "
                          "a new meld with two or more natural cards of the same rank from the hand'")
-            got = self._classic_turn_fits(m, top)
+            got = self._add_arrangement(m, top)
             if got is None:
                 return f(raise_error, "take-top-card",
                          f"{format_card(top)} cannot go on {m.describe()} by itself: 'the discard pile cannot be "
                          "taken in order to form a new escalera'")
             new_cards = []
-            sevens = _grow(self._classic_turn_sevens(side), m, len(got[1][0]), v.CANASTA_SIZE)
+            sevens = _grow(self._sevens(side), m, len(got[1][0]), v.CANASTA_SIZE)
         rest = sum(1 for c in self.pile[:-1] if not is_red_three(c))
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -513,15 +449,15 @@ class ClassicIdTurn:
                 return f(raise_error, "minimum-count",
                          f"your side's initial meld needs {self.minimum(side)} points; the top card and your hand "
                          "cannot make it")
-            if not self._classic_turn_initial_ok(side, value):
+            if not self._initial_meld_ok(side, value):
                 after = self.hand_sizes[seat] - len(cards)  # the rest waits until the minimum is met
         if after <= 1:
-            why = self._classic_turn_finish_problem(side, sevens, True)
+            why = self._going_out_problem(side, sevens, True)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
 
-    def _classic_turn_new_meld(self, action: Action) -> tuple[Any, str]:
+    def _meld_made_by(self, action: Action) -> tuple[Any, str]:
         side = self._sides[self.turn]
         v = self.variant
         if action.kind == MELD:
@@ -536,7 +472,7 @@ class ClassicIdTurn:
         if len(action.cards) != 1:
             return None, "add one card at a time"
         c = action.cards[0]
-        res = self._classic_turn_fits(old, c)
+        res = self._add_arrangement(old, c)
         if res is None:
             if len(old.cards) >= v.CANASTA_SIZE:
                 return None, "no more cards can be added to a canasta or samba"
@@ -550,7 +486,7 @@ class ClassicIdTurn:
         kind, (cards, wild_index, low) = res
         return IdMeld(old.id, kind, cards, wild_index, low), ""
 
-    def _classic_turn_rule(self, why: str) -> str:
+    def _refusal_rule(self, why: str) -> str:
         if why.startswith("your side has no meld"):
             return "no-such-meld"
         if "wild" in why and ("two wild" in why or "prohibited" in why):
@@ -561,7 +497,7 @@ class ClassicIdTurn:
             return "red-three"
         return "meld-invalid"
 
-    def _classic_turn_check_meld(self, action: Action, raise_error: bool) -> bool:
+    def _check_meld(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         if self.retracted and action.kind == MELD:  # one retract a turn, then no new initial meld (Game._do_retract)
             return f(raise_error, "retracted-this-turn", RETRACTED_THIS_TURN)
@@ -572,24 +508,24 @@ class ClassicIdTurn:
             return f(raise_error, "no-cards", "name the cards to meld")
         if not self._holds(seat, action.cards):
             return f(raise_error, "not-in-hand", "you do not hold those cards")
-        m, bad = self._classic_turn_new_meld(action)
+        m, bad = self._meld_made_by(action)
         if m is None:
-            return f(raise_error, self._classic_turn_rule(bad), bad)
+            return f(raise_error, self._refusal_rule(bad), bad)
         if v.DEUCE_SETS:
             why = v.deuce_problem(self, side, m.cards, action.cards)
             if why:
                 return f(raise_error, "deuce-wild", why)
         left = self.hand_sizes[seat] - len(action.cards)
         value = sum(v.values[c] for c in action.cards)
-        pending_met = self.opened[side] or self._classic_turn_initial_ok(side, self.pending_value + value, m)
+        pending_met = self.opened[side] or self._initial_meld_ok(side, self.pending_value + value, m)
         if self.pile_aside is not None and pending_met:
             left += sum(1 for c in self.pile_aside if not is_red_three(c))
         if m.kind == "set" and m.rank == 3 and left > 1:
             return f(raise_error, "black-three-timing", "black 3s 'can only be melded at the end of the hand'")
         if left > 1 or (left == 1 and self.no_discard):
             return True  # (the stock ended on a red three: the card stays in hand, play stops)
-        sevens = self._classic_turn_sevens(side, m)
-        why = self._classic_turn_finish_problem(side, sevens, pending_met)
+        sevens = self._sevens(side, m)
+        why = self._going_out_problem(side, sevens, pending_met)
         if why is None:
             return True
         if left == 1 and self.permission is not False and pending_met:
@@ -599,15 +535,15 @@ class ClassicIdTurn:
             if m.id not in self.melds[side]:
                 others.append(m)
             for cur in others:
-                got = self._classic_turn_fits(cur, last)
+                got = self._add_arrangement(cur, last)
                 if got is None or (v.DEUCE_SETS and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
-                if self._classic_turn_finish_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
+                if self._going_out_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
                                            pending_met) is None:
                     return True
         return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
 
-    def _classic_turn_merged(self, side: int, a: int, b: int) -> tuple[Any, str, str]:
+    def _merged(self, side: int, a: int, b: int) -> tuple[Any, str, str]:
         """(meld a with meld b combined into it, or None; the rule and the reason when it cannot be)."""
         v = self.variant
         if not v.MERGE_SETS:
@@ -625,14 +561,14 @@ class ClassicIdTurn:
             return None, "canasta-closed", "'Melds are capped at a maximum size of seven cards'"
         got = v.arrange_meld([*ma.cards, *mb.cards])
         if isinstance(got, str):
-            return None, self._classic_turn_rule(got), got
+            return None, self._refusal_rule(got), got
         why = v.merge_problem(self, side, ma, mb)
         if why:
             return None, why[0], why[1]
         kind, (cards, wild_index, low) = got
         return IdMeld(a, kind, cards, wild_index, low), "", ""
 
-    def _classic_turn_merges(self, side: int) -> list[Action]:
+    def _merge_actions(self, side: int) -> list[Action]:
         """The side's legal merges: pairs of sets of one rank (each 3 or 4 cards: at most seven together)."""
         size = self.variant.CANASTA_SIZE
         small = [m for m in self.melds[side].values() if m.kind == "set" and 2 * len(m.cards) < size + 2]
@@ -640,18 +576,18 @@ class ClassicIdTurn:
         for i, ma in enumerate(small):
             for mb in small[i + 1:]:
                 a, b = sorted((ma.id, mb.id))
-                if ma.rank == mb.rank and self._classic_turn_merged(side, a, b)[0] is not None:
+                if ma.rank == mb.rank and self._merged(side, a, b)[0] is not None:
                     out.append(Action(MERGE, (), merge_target(a, b)))
         return out
 
-    def _classic_turn_check_merge(self, action: Action, raise_error: bool) -> bool:
+    def _check_merge(self, action: Action, raise_error: bool) -> bool:
         a, b = merge_ids(action.target)
-        m, rule, why = self._classic_turn_merged(self._sides[self.turn], a, b)
+        m, rule, why = self._merged(self._sides[self.turn], a, b)
         if m is None:
             return self._fail_id(raise_error, rule, why)
         return True
 
-    def _classic_turn_check_discard(self, action: Action, raise_error: bool) -> bool:
+    def _check_discard(self, action: Action, raise_error: bool) -> bool:
         f = self._fail_id
         seat = self.turn
         side = self._sides[seat]
@@ -663,18 +599,18 @@ class ClassicIdTurn:
             return f(raise_error, "no-discard",
                      "the final card of the stock was a red 3: 'This player is not entitled to discard'")
         if self.hand_sizes[seat] == 1:
-            why = self._classic_turn_finish_problem(side, self._classic_turn_sevens(side), self._classic_turn_pending_met(side))
+            why = self._going_out_problem(side, self._sevens(side), self._pending_met(side))
             if why:
                 return f(raise_error, "cannot-go-out", why)
             return True
-        if not self._classic_turn_pending_met(side):
+        if not self._pending_met(side):
             return f(raise_error, "minimum-count",
                      f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: "
                      "meld more or retract")
         return True
 
     # ---------------------------------------------------------- transitions
-    def _classic_turn_do(self, action: Action) -> None:
+    def _do(self, action: Action) -> None:
         seat = self.turn if self.phase != "answer" else self._partners[self.turn]
         assert seat is not None
         side = self._sides[seat]
@@ -690,26 +626,26 @@ class ClassicIdTurn:
             self.hand_sizes[seat] += 1
             got.append(c)
             if is_red_three(c):
-                self._classic_turn_lay_out(seat, got)
+                self._lay_out_red_threes(seat, got)
         elif kind == TAKE:
-            self._classic_turn_do_take(action)
+            self._do_take(action)
         elif kind in (MELD, ADD):
-            m, _ = self._classic_turn_new_meld(action)
+            m, _ = self._meld_made_by(action)
             if kind == MELD:
                 self.next_meld_id += 1
                 self.turn_created.add(m.id)
             elif m.id not in self.turn_created:
                 self.turn_added_existing = True
             self.melds[side][m.id] = m
-            self._classic_turn_remove(seat, action.cards)
+            self._remove_cards(seat, action.cards)
             if not self.opened[side]:
                 self.pending_value += sum(v.values[c] for c in action.cards)
-                self._classic_turn_check_opened(side)
+                self._check_opened(side)
             if self.hand_sizes[seat] == 0 and self.pile_aside is None:
-                self._meld_ids_end_hand(seat)
+                self._finish_hand(seat)
         elif kind == MERGE:
             a, b = merge_ids(action.target)
-            m, _, _ = self._classic_turn_merged(side, a, b)
+            m, _, _ = self._merged(side, a, b)
             del self.melds[side][b]
             self.melds[side][a] = m
             if b in self.turn_created:
@@ -717,15 +653,15 @@ class ClassicIdTurn:
             if a not in self.turn_created:
                 self.turn_added_existing = True
             if not self.opened[side]:
-                self._classic_turn_check_opened(side)  # (Brazilian: the canasta the initial meld needs)
+                self._check_opened(side)  # (Brazilian: the canasta the initial meld needs)
         elif kind == DISCARD:
             c = action.cards[0]
-            self._classic_turn_remove(seat, action.cards)
+            self._remove_cards(seat, action.cards)
             self.pile.append(c)
             if is_wild(c):
                 self.frozen = True  # 'by being intentionally discarded there'
             if self.hand_sizes[seat] == 0:
-                self._meld_ids_end_hand(seat)
+                self._finish_hand(seat)
             else:
                 if self.permission is True:
                     self.penalties[side].append(("failed_go_out", -v.rules["failed_go_out_penalty"]))
@@ -739,13 +675,13 @@ class ClassicIdTurn:
             self.permission = kind == YES
             self.phase = self.return_phase
         elif kind == RETRACT:
-            self._classic_turn_do_retract()
+            self._do_retract()
         elif kind == END:
-            self._meld_ids_end_hand(None)
+            self._finish_hand(None)
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
-    def _classic_turn_remove(self, seat: int, cards: tuple[int, ...]) -> None:
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         for c in cards:
             hand[c] -= 1
@@ -753,21 +689,21 @@ class ClassicIdTurn:
         if self.known[seat]:
             self._forget_known(seat, cards)
 
-    def _classic_turn_do_take(self, action: Action) -> None:
+    def _do_take(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
         top = self.pile.pop()
         self.take_snapshot = {"cards": action.cards, "top": top, "frozen": self.frozen,
                               "pile": list(self.pile), "red_threes": len(self.red_threes[side])}
-        self._classic_turn_remove(seat, action.cards)
+        self._remove_cards(seat, action.cards)
         if action.cards:
             m = IdMeld(self.next_meld_id, "set", [top, *action.cards])
             self.next_meld_id += 1
             self.turn_created.add(m.id)
         else:
             old = self.melds[side][action.target - ID_BASE]
-            kind, (cards, wild_index, low) = self._classic_turn_fits(old, top)
+            kind, (cards, wild_index, low) = self._add_arrangement(old, top)
             m = IdMeld(old.id, kind, cards, wild_index, low)
             self.turn_added_existing = True
         self.melds[side][m.id] = m
@@ -780,13 +716,13 @@ class ClassicIdTurn:
         if not self.opened[side]:
             self.pending_value += v.values[top] + sum(v.values[c] for c in action.cards)
             self.pile_aside = rest
-            self._classic_turn_check_opened(side)
+            self._check_opened(side)
         else:
-            self._classic_turn_take_rest(seat, rest)
+            self._take_rest(seat, rest)
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
-            self._meld_ids_end_hand(seat)
+            self._finish_hand(seat)
 
-    def _classic_turn_take_rest(self, seat: int, rest: list[int]) -> None:
+    def _take_rest(self, seat: int, rest: list[int]) -> None:
         side = self._sides[seat]
         hand = self.hands[seat]
         for c in rest:
@@ -797,15 +733,15 @@ class ClassicIdTurn:
             self.hand_sizes[seat] += 1
             self.known[seat].append(c)
 
-    def _classic_turn_check_opened(self, side: int) -> None:
-        if self._classic_turn_initial_ok(side, self.pending_value):
+    def _check_opened(self, side: int) -> None:
+        if self._initial_meld_ok(side, self.pending_value):
             self.opened[side] = True
             if self.pile_aside is not None:
                 rest = self.pile_aside
                 self.pile_aside = None
-                self._classic_turn_take_rest(self.turn, rest)
+                self._take_rest(self.turn, rest)
 
-    def _classic_turn_do_retract(self) -> None:
+    def _do_retract(self) -> None:
         """Take back the melds of the turn; a pile take goes back too, and the minimum rises."""
         seat = self.turn
         side = self._sides[seat]
@@ -837,7 +773,7 @@ class ClassicIdTurn:
         self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
 
     # ------------------------------------------------------------- scoring
-    def _classic_turn_score(self, went_out: int | None) -> list[dict[str, Any]]:
+    def _hand_scores(self, closed_by: int | None) -> list[Any]:
         v = self.variant
         results = []
         held = [len(r) for r in self.red_threes]
@@ -847,11 +783,12 @@ class ClassicIdTurn:
             hands = [[c for c in range(NUM_CODES) for _ in range(self.hands[s][c])] for s in seats]
             results.append(v.score_team(
                 melds=melds, red_threes=held[side], all_red_threes=held[side] == v.red_threes_in_pack,
-                hands=hands, went_out=went_out is not None and self._sides[went_out] == side,
+                hands=hands, went_out=closed_by is not None and self._sides[closed_by] == side,
                 penalties=list(self.penalties[side])))
         return results
 
-    def _classic_turn_observation(self, obs: dict[str, Any]) -> dict[str, Any]:
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        obs = super().observation(seat)
         obs["frozen"] = self.frozen
         obs["red_threes"] = [[format_card(c) for c in r] for r in self.red_threes]
         obs["opened"] = list(self.opened)
@@ -864,4 +801,4 @@ class ClassicIdTurn:
         return obs
 
 
-__all__ = ["ClassicIdTurn"]
+__all__ = ["SambaGame"]

@@ -59,6 +59,7 @@ from canasta.cards import NUM_CODES, format_cards
 from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
 from canasta.engine.american import AmericanGame
 from canasta.engine.game import Game
+from canasta.engine.idmelds import MeldIdGame
 from canasta.env.episode import Episode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode, reward_bound
 from canasta.notation import format_action
@@ -225,7 +226,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             keep.append(kept)
             for c in range(NUM_CODES):
                 pool.extend([c] * (hand[c] - kept[c]))
-        if g._meld_ids:  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+        if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
             for p in [*g.extra_piles, *g.face_down]:
                 pool.extend(p)
         if g._feet:  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
@@ -252,7 +253,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             g.passing = [[[pool.pop() for _ in p[:-1]] + [p[-1]] for p in piles] for piles in g.passing]
             if g.phase == "pass":  # the others' choices are hidden until all have chosen
                 g.kept = [k if s == player_id or not k else rng.choice((1, 2)) for s, k in enumerate(g.kept)]
-        if g._meld_ids:
+        if isinstance(g, MeldIdGame):
             g.extra_piles = [[pool.pop() for _ in p] for p in g.extra_piles]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         g.stock = pool

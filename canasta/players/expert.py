@@ -70,12 +70,13 @@ import canasta.players.value as position_value
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
 from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
 from canasta.engine.game import Game
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idturn import SambaGame
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.worlds import determinizer_for
-from canasta.scoring import score_meld_side
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
 
@@ -237,7 +238,7 @@ def determinize_ids(obs: Observation, rng: random.Random) -> Game:
     # cards everyone saw go into a hand with the pile stay there in every sampled world
     known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
     seen = list(hand) + pile + [c for k in known for c in k]
-    ct = base._classic_turn  # Samba: Classic's turn; red threes are face up
+    ct = isinstance(base, SambaGame)  # Samba: Classic's turn; red threes are face up
     if ct:
         if obs["pending_value"] or (obs["phase"] == "play" and not obs["opened"][obs["side"]]):
             raise ValueError("an initial meld in progress is not reconstructed")
@@ -310,17 +311,8 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
         for r in game.hand_results[results_before:]:
             for s, side in enumerate(r["sides"]):
                 totals[s] += side["total"]
-    elif game._classic_turn:  # Samba
-        totals = [float(r["total"]) for r in game._classic_turn_score(None)]
-    elif game._meld_ids:
-        v: Any = game.variant
-        totals = []
-        for side in range(game.num_sides):
-            seats = [s for s in range(game.num_players) if game.side_of(s) == side]
-            totals.append(float(score_meld_side(
-                v, melds=[(list(m.cards), m.wilds) for m in game.melds[side].values()],
-                hands=[game.hand_cards(s) + list(game.face_down[s]) for s in seats], closed=False,
-                pile_missed=v.EXTRA_PILES > 0 and game.piles_taken[side] == 0)["total"]))
+    elif isinstance(game, MeldIdGame):  # Burraco, and Samba on Classic's turn
+        totals = [float(r["total"]) for r in game._hand_scores(None)]
     else:
         totals = [float(r["total"]) for r in game.score_sides(None)]
     mean = sum(totals) / len(totals)

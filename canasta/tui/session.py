@@ -23,6 +23,8 @@ from rich.text import Text
 from canasta.cards import format_card, is_wild_card
 from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, KEEP, MELD, MERGE, NO, TAKE, YES, Action
 from canasta.engine.game import Game
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idturn import SambaGame
 from canasta.errors import IllegalActionError, NotationError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players import Player, get_player, hint
@@ -286,7 +288,7 @@ class TerminalGame:
             hr = g.hand_results[self.hands_seen]
             self.hands_seen += 1
             out = hr["went_out"]
-            if g._meld_ids and not g._classic_turn:  # Burraco: closing, or the stock down to two / a stalemate
+            if isinstance(g, MeldIdGame) and not isinstance(g, SambaGame):  # Burraco: closing, or the stock down to two / a stalemate
                 how = "no one closed" if out is None else f"{self.who(out)} closed"
             else:
                 how = "the stock ran out" if out is None else f"{self.who(out)} went out" + (" concealed" if hr["concealed"] else "")
@@ -545,7 +547,7 @@ class TerminalGame:
 
     def meld_by_rank(self, action: Action) -> Action | None:
         """Where melds have ids (Samba, Burraco), 'add K Kc' means your side's one set of kings: 'add #n Kc'."""
-        if action.kind != ADD or action.target >= ID_BASE or not self.game._meld_ids:
+        if action.kind != ADD or action.target >= ID_BASE or not isinstance(self.game, MeldIdGame):
             return action
         obs = self.game.observation(self.seat)
         rank = "wild" if action.target == 1 else format_card(action.target * 4)[:-1]
