@@ -6,10 +6,11 @@ module, so each has registered itself (``Game.family_of``) before any game is ma
 
 from canasta.engine import american as _american
 from canasta.engine import families as _families
+from canasta.engine import feet as _foot
 from canasta.engine import setgame as _setgame
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 
 __all__ = ["Action", "Game"]
 
-_FAMILY_MODULES = (_setgame, _american, _families)
+_FAMILY_MODULES = (_setgame, _american, _foot, _families)

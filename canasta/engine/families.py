@@ -5,13 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from canasta.engine.game import Game
-from canasta.engine.setgame import SetMeldGame
-
-
-class FootGame(SetMeldGame, plays=frozenset({"FEET"})):
-    """Hand and Foot and Triple Play: a foot (and knee) per seat, books closing at seven."""
-
-    _feet: ClassVar[bool] = True
 
 
 class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
