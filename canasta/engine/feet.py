@@ -4,13 +4,13 @@ of Hand and Foot, as :class:`FootGame`, the rule family of the variants that set
 differ; the turn structure stays: draw or take, melds and additions keyed by rank, the opening
 minimum with its pending melds, ask, discard.
 
-- **Feet.** Each seat is dealt a face-down foot (``Game.feet[seat]``) after its hand.
+- **Feet.** Each seat is dealt a face-down foot (``FootGame.feet[seat]``) after its hand.
   A player who plays out the hand by melding picks the foot up at once and goes on; one
   who discards the last card picks it up at the start of their next turn
-  (``Game.in_foot[seat]`` then becomes true). Red threes in a foot are laid out and
+  (``FootGame.in_foot[seat]`` then becomes true). Red threes in a foot are laid out and
   replaced when it is picked up. Observations show only the feet's sizes.
 - **Books.** A meld that reaches ``MELD_MAX`` cards closes: it moves to
-  ``Game.books[side]`` as ``(rank, cards)`` and a new meld of that rank may begin.
+  ``FootGame.books[side]`` as ``(rank, cards)`` and a new meld of that rank may begin.
   Books closed while the side is still below its opening minimum go back to the hand
   with a retract.
 - **The pile** is taken by melding its top card with two cards from the hand (a wild
@@ -22,7 +22,7 @@ minimum with its pending melds, ask, discard.
 - Minimums go by the hand's number (``round_minimum``); the game ends after
   ``hands_per_game`` hands.
 - **The hand-passing deal** (table rule ``hand_passing``): after the deal nobody holds cards;
-  each seat's two piles (``Game.passing``) show their top cards, and in the phase ``pass``
+  each seat's two piles (``FootGame.passing``) show their top cards, and in the phase ``pass``
   each seat in turn from the dealer's left keeps one as its foot (``keep 1``/``keep 2``,
   hidden from the other seats until all have chosen). Then each passed pile becomes the
   hand of the seat on the left and red threes are laid out as at a deal. A foot's turned-up
