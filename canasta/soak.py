@@ -61,6 +61,7 @@ from typing import Any
 
 from canasta.completeness import completeness_misses
 from canasta.engine.actions import RETRACT, Action
+from canasta.engine.feet import FootGame
 from canasta.engine.game import P_DRAW, WILD_RANK, Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
@@ -142,7 +143,7 @@ def _check_final_table(table: Game, result: HandScore) -> None:
             continue
         melds = [(m.rank, list(m.cards)) for m in table.melds[side].values()]
         hands = [table.hand_cards(s) for s in seats]
-        if table._feet:  # Hand and Foot: closed books are melds; an unplayed foot counts as hand
+        if isinstance(table, FootGame):  # Hand and Foot: closed books are melds; an unplayed foot counts as hand
             for rank, cards in table.books[side]:
                 problem = v.meld_problem(list(cards))
                 if problem is not None or len(cards) != v.MELD_MAX:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from canasta.cards import BLACK_THREE_CODES, NUM_CODES, RED_THREE_CODES
 from canasta.engine.american import AmericanGame
-from canasta.engine.game import P_ANSWER, P_DRAW, P_OVER, P_PLAY, Game
+from canasta.engine.game import P_OVER, Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
 from canasta.engine.setrules import threes_kept
@@ -32,7 +32,6 @@ from canasta.errors import CanastaError
 
 #: codes of the threes of both colours
 THREE_CODES = tuple(sorted(BLACK_THREE_CODES + RED_THREE_CODES))
-PASS_PHASE = "pass"  # Hand and Foot's hand-passing deal (canasta.engine.feet.P_PASS)
 
 
 class InvalidPositionError(CanastaError):
@@ -52,9 +51,8 @@ def card_codes(game: Game) -> list[int]:
             cards.extend(meld.cards)
     for group in (*game.red_threes, *game.removed):
         cards.extend(group)
-    cards.extend(game._extra_cards())  # the pozzetti (Burraco), the bonus cards (Modern American)
-    if game._feet:
-        cards.extend(game._feet_cards())
+    # the pozzetti (Burraco), the bonus cards (Modern American), the feet, knees, books and passed piles (Hand and Foot)
+    cards.extend(game._extra_cards())
     for c in cards:
         counts[c] += 1
     for hand in game.hands:
@@ -113,8 +111,7 @@ def position_problems(game: Game) -> list[str]:
                 allowed = held_threes_allowed(game, s)
                 if threes > allowed:
                     problems.append(f"threes: seat {s} holds {threes} threes, may keep {allowed}")
-    phases = {P_DRAW, P_PLAY, P_ANSWER, P_OVER} | ({PASS_PHASE} if game._feet else set())
-    if game.phase not in phases:
+    if game.phase not in game.PHASES:
         problems.append(f"phase: {game.phase!r} is not a phase of {game.variant_name}")
     elif live:
         try:

@@ -1353,7 +1353,7 @@ def test_option_hand_passing_foot_shown_until_picked_up():
     seat = g.turn
     top = g.foot_shown[seat]
     assert top is not None and g.feet[seat][-1] == top
-    g._feet_pick_up_foot(seat)
+    g._pick_up_foot(seat)
     assert g.foot_shown[seat] is None and g.observation(0)["foot_shown"][seat] is None
     if top not in (13, 14):
         assert top in g.known[seat]

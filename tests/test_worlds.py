@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from canasta.engine.actions import Action
 from canasta.engine.american import AmericanGame
+from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
 from canasta.players import get_player
 from canasta.players.worlds import determinize_american, determinize_feet, determinizer_for
@@ -64,7 +65,7 @@ def _cards(world: Game) -> Counter[int]:
     held += [c for r in world.red_threes for c in r] + [c for r in world.removed for c in r]
     if isinstance(world, AmericanGame):
         held += [c for b in world.bonus for c in b]
-    if world._feet:
+    if isinstance(world, FootGame):
         held += [c for f in world.feet for c in f] + [c for k in world.knees for c in k]
         held += [c for side in world.books for _, cards in side for c in cards]
         held += [c for piles in world.passing for p in piles for c in p]  # the hand-passing deal's piles
@@ -75,7 +76,7 @@ def _hidden(world: Game, seat: int) -> tuple[Any, ...]:
     """Everything the seat cannot see: the other hands, feet, knees, bonus cards, the stock."""
     out: list[Any] = [tuple(world.stock)]
     out += [tuple(h) for s, h in enumerate(world.hands) if s != seat]
-    if world._feet:
+    if isinstance(world, FootGame):
         out += [tuple(f) for f in world.feet] + [tuple(k) for k in world.knees]
     if isinstance(world, AmericanGame):
         out += [tuple(b) for b in world.bonus]

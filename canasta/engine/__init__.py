@@ -5,7 +5,7 @@ module, so each has registered itself (``Game.family_of``) before any game is ma
 """
 
 from canasta.engine import american as _american
-from canasta.engine import families as _families
+from canasta.engine import feet as _foot
 from canasta.engine import idmelds as _idmelds
 from canasta.engine import idturn as _idturn
 from canasta.engine import setgame as _setgame
@@ -14,4 +14,4 @@ from canasta.engine.game import Game
 
 __all__ = ["Action", "Game"]
 
-_FAMILY_MODULES = (_setgame, _american, _families, _idmelds, _idturn)
+_FAMILY_MODULES = (_setgame, _american, _foot, _idmelds, _idturn)

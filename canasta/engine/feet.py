@@ -1,15 +1,16 @@
 """A foot per player, books that close at seven, the pile taken seven at a time: the rules
-of Hand and Foot, as generic mechanisms the :class:`~canasta.engine.game.Game` switches on
-when its variant sets ``FEET`` (the Classic turn structure stays: draw or take, melds and
-additions keyed by rank, the opening minimum with its pending melds, ask, discard).
+of Hand and Foot, as :class:`FootGame`, the rule family of the variants that set ``FEET``
+(``Game(variant, ...)`` builds it). It overrides the steps of Classic's turn where these rules
+differ; the turn structure stays: draw or take, melds and additions keyed by rank, the opening
+minimum with its pending melds, ask, discard.
 
-- **Feet.** Each seat is dealt a face-down foot (``Game.feet[seat]``) after its hand.
+- **Feet.** Each seat is dealt a face-down foot (``FootGame.feet[seat]``) after its hand.
   A player who plays out the hand by melding picks the foot up at once and goes on; one
   who discards the last card picks it up at the start of their next turn
-  (``Game.in_foot[seat]`` then becomes true). Red threes in a foot are laid out and
+  (``FootGame.in_foot[seat]`` then becomes true). Red threes in a foot are laid out and
   replaced when it is picked up. Observations show only the feet's sizes.
 - **Books.** A meld that reaches ``MELD_MAX`` cards closes: it moves to
-  ``Game.books[side]`` as ``(rank, cards)`` and a new meld of that rank may begin.
+  ``FootGame.books[side]`` as ``(rank, cards)`` and a new meld of that rank may begin.
   Books closed while the side is still below its opening minimum go back to the hand
   with a retract.
 - **The pile** is taken by melding its top card with two cards from the hand (a wild
@@ -21,7 +22,7 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
 - Minimums go by the hand's number (``round_minimum``); the game ends after
   ``hands_per_game`` hands.
 - **The hand-passing deal** (table rule ``hand_passing``): after the deal nobody holds cards;
-  each seat's two piles (``Game.passing``) show their top cards, and in the phase ``pass``
+  each seat's two piles (``FootGame.passing``) show their top cards, and in the phase ``pass``
   each seat in turn from the dealer's left keeps one as its foot (``keep 1``/``keep 2``,
   hidden from the other seats until all have chosen). Then each passed pile becomes the
   hand of the seat on the left and red threes are laid out as at a deal. A foot's turned-up
@@ -30,17 +31,18 @@ additions keyed by rank, the opening minimum with its pending melds, ask, discar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
+from canasta.engine.game import P_PASS, Game
+from canasta.engine.setgame import SetMeldGame
 from canasta.engine.setmeld import max_meld_value
 from canasta.errors import IllegalActionError, InconsistentPositionError
+from canasta.variants.hand_and_foot import HandAndFoot
 
 _TWO_CODES = (8, 9, 10, 11)
 WILD_RANK = 1
-#: The hand-passing deal's phase (table rule hand_passing): each seat keeps one of its two piles as its foot.
-P_PASS = "pass"
 _KEEP_ACTIONS = [Action(KEEP, (), 1), Action(KEEP, (), 2)]
 
 
@@ -48,41 +50,16 @@ def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
 
-class FootRules:
-    """Mixin of :class:`Game` for variants with ``FEET`` (see the module text)."""
+class FootGame(SetMeldGame, plays=frozenset({"FEET"})):
+    """Hand and Foot and Triple Play: a foot (and knee) per seat, books closing at seven (see the module text)."""
 
-    # Attributes provided by Game (declared for type checkers).
-    variant: Any
-    num_players: int
-    num_sides: int
-    turn: int
-    phase: str
-    stock: list[int]
-    pile: list[int]
-    hands: list[list[int]]
-    hand_sizes: list[int]
-    melds: list[dict[int, Any]]
-    opened: list[bool]
-    known: list[list[int]]
-    permission: bool | None
-    asked: bool
-    no_discard: bool
-    pile_barred: bool
-    pile_aside: list[int] | None
-    pending_value: int
-    turn_created: set[int]
-    turn_added_existing: bool
-    took_pile: bool
-    chance: Any  # Game.chance: the seeded chance stream of a label
-    drawn: bool
-    frozen: bool
-    take_snapshot: dict[str, Any] | None
-    red_threes: list[list[int]]
-    _sides: list[int]
-    _partners: list[int | None]
-    _mates: list[tuple[int, ...]]
+    #: the hand-passing deal's phase besides Game's
+    PHASES: ClassVar[frozenset[str]] = Game.PHASES | {P_PASS}
+    variant: HandAndFoot
+    #: per seat its face-down foot (empty once picked up), and whether it plays from it
     feet: list[list[int]]
     in_foot: list[bool]
+    #: per side its closed piles of seven, (rank, cards)
     books: list[list[tuple[int, list[int]]]]
     #: Triple Play: a knee per seat (empty in Hand and Foot), picked up before the foot
     knees: list[list[int]]
@@ -95,55 +72,13 @@ class FootRules:
     kept: list[int]
     foot_shown: list[int | None]
 
-    # Game's methods used here
-    def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
-        raise NotImplementedError
-
-    def _check_discard(self, action: Action, raise_error: bool) -> bool:
-        raise NotImplementedError
-
-    def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool:
-        raise NotImplementedError
-
-    def _pending_met(self, side: int) -> bool:
-        raise NotImplementedError
-
     def minimum(self, side: int) -> int:
-        raise NotImplementedError
-
-    def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
-        raise NotImplementedError
-
-    def _forget_known(self, seat: int, cards: tuple[int, ...]) -> None:
-        raise NotImplementedError
-
-    def _check_opened(self, side: int) -> None:
-        raise NotImplementedError
-
-    def _take_rest(self, seat: int, rest: list[int]) -> None:
-        raise NotImplementedError
-
-    def _go_out(self, seat: int) -> None:
-        raise NotImplementedError
-
-    def _new_meld(self, rank: int) -> Any:
-        raise NotImplementedError
-
-    hand_no: int
-    seed: int | str
-    dealer: int
-    deals: list[dict[str, Any]]
-    penalties: list[list[tuple[str, int]]]
-
-    def _feet_round_minimum(self) -> int:
-        """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``)."""
-        return int(self.variant.round_minimum(self.hand_no))
+        """'First round: 50 points ... Fourth round: 150 points' (the variant's ``round_minimum``): by the round,
+        not the score."""
+        return int(self.variant.round_minimum(self.hand_no)) + self.minimum_extra[side]
 
     # ----------------------------------------------------------------- deal
-    def _reset_turn(self) -> None:
-        raise NotImplementedError
-
-    def _feet_deal_feet(self, dealt: list[list[int]]) -> None:
+    def _deal_after_hands(self, dealt: list[list[int]]) -> None:
         """Knees and feet after the hands (``dealt``: each seat's hand in the order dealt)."""
         v = self.variant
         n = self.num_players
@@ -168,10 +103,26 @@ class FootRules:
                     self.feet[seat] = list(hand)
                     dealt[seat] = list(foot)
                     self.hand_sizes[seat] = len(foot)
-        self._feet_start_pass(dealt)
+        self._start_pass(dealt)
+
+    def _bury_upcard(self, code: int) -> bool:
+        """Hand and Foot: 'discard it face-down into one of the stocks and draw another card' (Triple Play: 'bury
+        it face-down in the middle of the stock')."""
+        v = self.variant
+        if not v.upcard_must_be_covered(code):
+            return False
+        self.stock.insert(len(self.stock) // 2 if v.UPCARD_BURIED_MIDDLE else 0, code)
+        return True
+
+    def _after_deal(self) -> bool:
+        self._self_deal()
+        if any(self.passing):
+            self.phase = P_PASS  # the hand-passing deal: red threes are laid out after the passing
+            return True
+        return False
 
     # ------------------------------------------------------------ hand-passing deal
-    def _feet_start_pass(self, dealt: list[list[int]]) -> None:
+    def _start_pass(self, dealt: list[list[int]]) -> None:
         """Encyclopedia (option hand_passing): 'After the deal (but before looking at the cards), each player turns
         up the top card of each hand.' Both piles of each seat are set aside (pile 1: the hand as dealt, pile 2:
         the foot); nobody holds a card until the passing, so the deal's record of hands stays empty until then."""
@@ -188,13 +139,14 @@ class FootRules:
         for d in dealt:
             d.clear()
 
-    def _feet_pass_actions(self) -> list[Action]:
-        return list(_KEEP_ACTIONS)
+    def _legal_actions(self) -> list[Action]:
+        if self.phase == P_PASS:
+            return list(_KEEP_ACTIONS)
+        return super()._legal_actions()
 
-    def _feet_check_keep(self, action: Action) -> None:
+    def _check_keep(self, action: Action) -> None:
         if self.phase != P_PASS:
-            raise IllegalActionError("keep-timing", "a pile is kept as the foot only in the hand-passing deal, "
-                                     "before the first turn (Encyclopedia, table rule hand_passing)")
+            super()._check_keep(action)
         if action.kind != KEEP:
             raise IllegalActionError("pass-pending", "the hand-passing deal comes first: 'He then selects one hand "
                                      "to keep as his \"foot\", and passes the other to the player on his left' "
@@ -202,7 +154,7 @@ class FootRules:
         if action.cards or action.target not in (1, 2):
             raise IllegalActionError("keep-pile", "keep names one of your two dealt piles: 'keep 1' or 'keep 2'")
 
-    def _feet_do_keep(self, action: Action) -> None:
+    def _do_keep(self, action: Action) -> None:
         """'He then selects one hand to keep as his "foot"': each seat in turn from the dealer's left; the
         passing happens once every seat has chosen (the choices are simultaneous at the table)."""
         self.kept[self.turn] = action.target
@@ -210,9 +162,9 @@ class FootRules:
         if not self.kept[nxt]:
             self.turn = nxt
             return
-        self._feet_pass_hands()
+        self._pass_hands()
 
-    def _feet_pass_hands(self) -> None:
+    def _pass_hands(self) -> None:
         """'... and passes the other to the player on his left. Each player then picks up the hand passed to him
         and plays it as the "hand".' Left is the next seat in turn order. Red threes are then laid out and
         replaced as at a deal (the replacements go in the deal's record)."""
@@ -245,7 +197,7 @@ class FootRules:
             if not self._lay_out_red_threes(seat, replacements[seat]):
                 return
 
-    def _feet_after_deal(self) -> None:
+    def _self_deal(self) -> None:
         """Denexa's self-deal (option self_deal): 'Each player takes a small portion of one of the stocks and
         deals two piles of eleven cards ... If a player managed to pull exactly 22 cards from the stock, they
         immediately score a 100-point bonus. Otherwise, any excess cards are returned to the stock.'
@@ -268,20 +220,31 @@ class FootRules:
                 self.penalties[self._sides[seat]].append(("exact_deal", int(v.exact_deal_bonus)))
         self.deals[-1]["pulls"] = pulls
 
-    def _feet_threes_held(self, counts: list[int]) -> int:
+    def _threes_held(self, counts: list[int]) -> int:
         """Threes in a hand, which never meld: black ones, and red ones where the table keeps them in hand
         (red_threes_laid_out false; Encyclopedia: 'The same is true of red threes')."""
         held = counts[12] + counts[15]
         return held if self.variant.red_threes_laid_out else held + counts[13] + counts[14]
 
-    def _feet_knee_taken(self, seat: int) -> bool:
-        return self.variant.knee_size > 0 and self.in_knee[seat]
+    def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
+        if self._laid_out[13] and self.variant.knee_size > 0 and self.in_knee[seat]:
+            # Triple Play: 'Beginning when a player picks up their knee pile, they no longer draw a card to
+            # replace red 3s.'
+            hand = self.hands[seat]
+            side = self._sides[seat]
+            for c in (13, 14):
+                k = hand[c]
+                hand[c] = 0
+                self.hand_sizes[seat] -= k
+                self.red_threes[side].extend([c] * k)
+            return True
+        return super()._lay_out_red_threes(seat, got)
 
-    def _feet_ready_for_foot(self, seat: int) -> bool:
+    def _ready_for_foot(self, seat: int) -> bool:
         """The foot comes after the knee (Triple Play), or straight after the hand."""
         return self.variant.knee_size == 0 or self.in_knee[seat]
 
-    def _feet_pick_up_knee(self, seat: int) -> None:
+    def _pick_up_knee(self, seat: int) -> None:
         """Triple Play: 'they pick up their knee pile and add it to their hand. They then continue their turn'."""
         knee = self.knees[seat]
         self.knees[seat] = []
@@ -292,27 +255,29 @@ class FootRules:
         self.hand_sizes[seat] += len(knee)
         self._lay_out_red_threes(seat, [])  # laid out, not replaced, from the knee on
 
-    def _feet_after_draw(self, seat: int) -> None:
+    def _after_draw(self, seat: int) -> None:
         """Triple Play: 'On their partner's next turn, after drawing, they also pick up their knee pile.'"""
         if self.variant.knee_size and self.knee_side[self._sides[seat]] and not self.in_knee[seat]:
-            self._feet_pick_up_knee(seat)
+            self._pick_up_knee(seat)
 
-    def _feet_knocks(self) -> bool:
+    def _knocks(self) -> bool:
         """Triple Play: 'If a player began their turn by picking up the discard pile instead, they do not
         discard. Instead, they knock on the table to signify when they are done melding.'"""
         return bool(self.variant.NO_DISCARD_AFTER_TAKE) and self.took_pile
 
-    def _feet_play_filter(self, out: list[Action], pending_ok: bool) -> list[Action]:
+    def _finish_play_actions(self, out: list[Action], pending_ok: bool) -> list[Action]:
+        """No wild cards in 5s and 7s (Triple Play), 'end' for a knock or a float, a red three kept in hand
+        as a discard."""
         v = self.variant
         if v.NO_WILD_RANKS:
             no_wild = v.NO_WILD_RANKS
             out = [a for a in out if a.kind not in ("meld", "add") or not any(_is_wild(c) for c in a.cards)
                    or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
-        if self._feet_knocks() and not self.no_discard:
+        if self._knocks() and not self.no_discard:
             out = [a for a in out if a.kind != "discard"]
             if pending_ok:
                 out.append(Action("end"))
-        elif self._feet_floats() and pending_ok:
+        elif self._floats() and pending_ok:
             out.append(Action("end"))
         if not v.red_threes_laid_out:
             # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
@@ -323,13 +288,31 @@ class FootRules:
                 out.append(Action("discard", (code,)))
         return out
 
-    def _feet_floats(self) -> bool:
+    def _floats(self) -> bool:
         """Encyclopedia (option floating): 'A player currently in their foot may choose to pass, or "float",
         rather than discard at the end of their turn'."""
         return bool(self.variant.floating) and self.in_foot[self.turn] and not self.no_discard \
             and self.phase == "play"
 
-    def _feet_pick_up_foot(self, seat: int) -> None:
+    def _check_end(self) -> None:
+        if (self._knocks() and not self.no_discard) or self._floats():
+            if not self._pending_met(self._sides[self.turn]):
+                raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
+            return
+        super()._check_end()
+
+    def _do_end(self, seat: int) -> None:
+        if self.phase == "play" and self._knocks() and not self.no_discard:
+            self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
+        elif self._floats():
+            if self.permission is True:  # Denexa: 'Not being able to go out after having asked'
+                side = self._sides[seat]
+                self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
+            self._next_turn()  # Encyclopedia: the player 'floats' rather than discarding
+        else:
+            super()._do_end(seat)
+
+    def _pick_up_foot(self, seat: int) -> None:
         """'When a player has exhausted their hand, they may then pick up their foot pile and play with it.'"""
         foot = self.feet[seat]
         self.feet[seat] = []
@@ -345,15 +328,15 @@ class FootRules:
         if shown is not None and self.hand_no == hand_no and hand[shown] > self.known[seat].count(shown):
             self.known[seat].append(shown)  # the foot's turned-up card (hand_passing): everyone saw it go in
 
-    def _feet_start_turn(self) -> None:
+    def _begin_turn(self) -> None:
         """'If the player gets rid of their final card through discarding, they pick up the foot at the
         beginning of their next turn.'"""
         seat = self.turn
-        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._feet_ready_for_foot(seat):
-            self._feet_pick_up_foot(seat)
+        if self.hand_sizes[seat] == 0 and not self.in_foot[seat] and self._ready_for_foot(seat):
+            self._pick_up_foot(seat)
 
     # ----------------------------------------------------------------- books
-    def _feet_close_books(self, side: int) -> None:
+    def _close_books(self, side: int) -> None:
         """'A meld of seven cards is called a pile ... once a pile has been completed, a new meld of the
         same rank can be established.'"""
         melds = self.melds[side]
@@ -363,30 +346,40 @@ class FootRules:
             m = melds.pop(r)
             self.books[side].append((r, list(m.cards)))
 
-    def _feet_after_change(self, seat: int) -> None:
+    def _after_hand_change(self, seat: int) -> None:
         side = self._sides[seat]
-        self._feet_close_books(side)
+        self._close_books(side)
         if self.variant.knee_size and self.books[side] and self.opened[side] and not self.knee_side[side]:
             # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee'
             self.knee_side[side] = True
             if not self.in_knee[seat]:
-                self._feet_pick_up_knee(seat)
+                self._pick_up_knee(seat)
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             if self.in_foot[seat]:
                 self._go_out(seat)
-            elif not self._feet_ready_for_foot(seat):
+            elif not self._ready_for_foot(seat):
                 pass  # Triple Play: no knee yet (only a pile take, which needs no discard, can get here)
             else:
                 # 'If the player manages to run out of cards before discarding (i.e. through melding),
                 # they may simply pick up their foot at that time and continue their turn.'
-                self._feet_pick_up_foot(seat)
+                self._pick_up_foot(seat)
 
-    def _feet_grows(self, naturals: int, wilds: int) -> bool:
+    def _empty_hand_goes_out(self, seat: int) -> bool:
+        return self.in_foot[seat]  # a hand played out by a discard: the foot is picked up next turn
+
+    def _grows_past_max(self, naturals: int, wilds: int) -> bool:
         """May a meld pass seven cards? Encyclopedia (option black_unlimited): 'a black canasta can grow to
         unlimited size as long as the number of natural cards exceeds the number of wild cards'."""
         return bool(self.variant.black_unlimited) and wilds > 0 and naturals > wilds
 
-    def _feet_retract_books(self, seat: int) -> None:
+    def _do_retract(self) -> None:
+        self._retract_books(self.turn)
+        super()._do_retract()
+
+    def _retract_cards(self, side: int) -> list[int]:
+        return super()._retract_cards(side) + [c for _, cards in self.books[side] for c in cards]
+
+    def _retract_books(self, seat: int) -> None:
         """An opening below the minimum taken back: books closed this turn go back to the hand too."""
         side = self._sides[seat]
         hand = self.hands[seat]
@@ -397,7 +390,7 @@ class FootRules:
             self.known[seat].extend(cards)
         self.books[side] = []
 
-    def _feet_books(self, side: int, skip_open: int | None = None) -> list[tuple[int, int]]:
+    def _side_books(self, side: int, skip_open: int | None = None) -> list[tuple[int, int]]:
         """(rank, wild cards) of each closed pile of the side (rank 1: the pile of wild cards), and of each
         black canasta still open (option black_unlimited: seven cards or more, not closed), but for the
         rank ``skip_open``."""
@@ -408,7 +401,7 @@ class FootRules:
         return out
 
     # ------------------------------------------------------------- going out
-    def _feet_may_ask(self) -> bool:
+    def _may_ask(self) -> bool:
         v = self.variant
         seat = self.turn
         if self.asked or self._partners[seat] is None or v.permission == "none" or self.no_discard:
@@ -416,26 +409,30 @@ class FootRules:
         # Encyclopedia (option ask_in_hand): the question is not tied to the foot
         return self.in_foot[seat] or v.ask_in_hand
 
-    def _feet_finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0,
-                           black_threes: int | None = None) -> str | None:
+    def _can_finish(self, side: int, counts: tuple[int, int], took_pile: bool,
+                    concealed_possible: bool, book: tuple[int, int] | None = None, left: int = 0) -> str | None:
+        return self._finish_problem(side, book, left)  # books, not canastas; no concealed going out
+
+    def _finish_problem(self, side: int, book: tuple[int, int] | None, left: int = 0,
+                        black_threes: int | None = None) -> str | None:
         """Why the player may not empty the hand now (None: they may). ``book`` is (rank, wild cards)
         of a meld the action completes; ``left`` the cards it leaves (1: the last would be discarded,
         -1: the last card discarded)."""
         v = self.variant
         seat = self.turn
         if black_threes is None:  # black threes never meld: any in hand stay in it
-            black_threes = self._feet_threes_held(self.hands[seat])
+            black_threes = self._threes_held(self.hands[seat])
         if not self._pending_met(side):
             return "your initial meld has not reached the minimum count"
         if not self.in_foot[seat]:
             # Triple Play: 'When a player finishes their partnership's first canasta, they pick up their knee
             # pile ... They then continue their turn as usual': completing it with the last cards is no going out
             knee_next = book is not None and not self.knee_side[side]
-            if left == 0 and not self._feet_ready_for_foot(seat) and not self.took_pile and not knee_next:
+            if left == 0 and not self._ready_for_foot(seat) and not self.took_pile and not knee_next:
                 return ("you pick up your knee only with your side's first canasta: keep a card to discard "
                         "(Denexa 'Triple Play')")
             return None  # playing out the hand (or knee): the knee or foot comes next
-        if left == 1 and self._feet_knocks():
+        if left == 1 and self._knocks():
             return None  # Triple Play: no discard after a pile take, so one card may stay in hand
         if left == 1 and v.floating:
             return None  # Encyclopedia 'float': the last card may stay in hand, the turn ending without a discard
@@ -455,7 +452,7 @@ class FootRules:
                         f"foot piles to go out ({waiting} not yet; Denexa 'Going out', Encyclopedia 'each member')")
             if v.permission == "required" and self.permission is not True:
                 return "ask your partner 'May I go out?' first: going out needs permission (Denexa 'Going out')"
-        books = self._feet_books(side, skip_open=book[0] if book is not None else None)
+        books = self._side_books(side, skip_open=book[0] if book is not None else None)
         if book is not None:
             books.append((book[0], 0 if book[0] == WILD_RANK else book[1]))
         why: str | None = v.books_problem(books)
@@ -466,7 +463,11 @@ class FootRules:
                     "would be one")
         return None
 
-    def _feet_going_out(self, seat: int) -> None:
+    def _go_out(self, seat: int) -> None:
+        self._charge_partner_in_hand(seat)
+        super()._go_out(seat)
+
+    def _charge_partner_in_hand(self, seat: int) -> None:
         """Encyclopedia (option partner_in_hand_penalty, with partner_in_foot false): going out 'even if your
         partner is still in their hand (though points in their foot still count against you, possibly with an
         additional 100 point penalty)'. With teams of three the penalty is paid once for each teammate
@@ -479,7 +480,7 @@ class FootRules:
             self.penalties[self._sides[seat]].append(("partner_in_hand", -points * in_hand))
 
     # ------------------------------------------------------------------ pile
-    def _feet_take_actions(self) -> list[Action]:
+    def _take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
         hand = self.hands[self.turn]
@@ -506,9 +507,9 @@ class FootRules:
                 two = next((c for c in _TWO_CODES if hand[c]), None)
                 if two is not None:
                     out.append(Action(TAKE, (nats[0], two)))
-        return [a for a in out if self._feet_check_take(a, raise_error=False)]
+        return [a for a in out if self._check_take(a, raise_error=False)]
 
-    def _feet_check_take(self, action: Action, raise_error: bool) -> bool:
+    def _check_take(self, action: Action, raise_error: bool) -> bool:
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -579,7 +580,7 @@ class FootRules:
             naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
             wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
             size = naturals + wilds
-            if size > v.MELD_MAX and not self._feet_grows(naturals, wilds):
+            if size > v.MELD_MAX and not self._grows_past_max(naturals, wilds):
                 return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa): the top "
                          "card and your two cards do not fit on your meld of that rank")
             if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
@@ -599,14 +600,14 @@ class FootRules:
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            b3 = self._feet_threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
+            b3 = self._threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
                                                   if v.blocks_pile(c))
-            why = self._feet_finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
+            why = self._finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True
 
-    def _feet_do_take(self, action: Action) -> None:
+    def _do_take(self, action: Action) -> None:
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -643,12 +644,24 @@ class FootRules:
             self._check_opened(side)
         else:
             self._take_rest(seat, rest)
-        self._feet_after_change(seat)
+        self._after_hand_change(seat)
         if self.phase == "play":
-            self._feet_after_draw(seat)
+            self._after_draw(seat)
+
+    # ------------------------------------------------------------ scoring
+    def _scored_melds_and_hands(self, side: int, seats: list[int]) -> tuple[list[tuple[int, list[int]]], list[list[int]]]:
+        """Books are melds; an unplayed knee or foot counts as cards in hand."""
+        melds, hands = super()._scored_melds_and_hands(side, seats)
+        melds += [(r, list(cards)) for r, cards in self.books[side]]
+        return melds, [h + self.knees[s] + self.feet[s] for h, s in zip(hands, seats, strict=True)]
+
+    def _record_deal_in_result(self, deal: dict[str, Any]) -> None:
+        if "pulls" in deal and deal["hand"] == self.hand_no:
+            self.hand_results[-1]["pulls"] = list(deal["pulls"])  # the self-deal
 
     # ------------------------------------------------------------ observation
-    def _feet_observation(self, obs: dict[str, Any]) -> None:
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        obs = super().observation(seat)
         v = self.variant
         obs["frozen"] = False
         obs["foot_sizes"] = [len(f) for f in self.feet]
@@ -658,12 +671,11 @@ class FootRules:
                           "kind": v.book_kind(r, sum(1 for c in cards if _is_wild(c)) if r != WILD_RANK else 0)}
                          for r, cards in b] for b in self.books]
         obs["books_needed"] = {"clean": v.clean_books, "dirty": v.dirty_books, "wild": v.wild_books}
-        obs["books_ready"] = [v.books_problem(self._feet_books(s)) is None for s in range(self.num_sides)]
+        obs["books_ready"] = [v.books_problem(self._side_books(s)) is None for s in range(self.num_sides)]
         if v.knee_size:
             obs["knee_sizes"] = [len(k) for k in self.knees]
             obs["in_knee"] = list(self.in_knee)
         if v.hand_passing:
-            seat = obs["seat"]
             revealed = self.phase != P_PASS
             # the turned-up top cards of the two piles of each seat (during the phase 'pass' only)
             obs["pass_shown"] = [[format_card(p[-1]) for p in piles] for piles in self.passing]
@@ -671,9 +683,11 @@ class FootRules:
             obs["kept"] = [k if k and (revealed or s == seat) else None for s, k in enumerate(self.kept)]
             # per seat, the turned-up top card of its unplayed foot
             obs["foot_shown"] = [None if c is None else format_card(c) for c in self.foot_shown]
+        return obs
 
     # ------------------------------------------------------------ persistence
-    def _feet_copy_into(self, g: Any) -> None:
+    def copy(self) -> FootGame:
+        g = cast(FootGame, super().copy())
         g.knees = [list(k) for k in self.knees]
         g.in_knee = list(self.in_knee)
         g.knee_side = list(self.knee_side)
@@ -683,8 +697,10 @@ class FootRules:
         g.passing = [[list(p) for p in ps] for ps in self.passing]
         g.kept = list(self.kept)
         g.foot_shown = list(self.foot_shown)
+        return g
 
-    def _feet_to_dict(self, d: dict[str, Any]) -> None:
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
         d["feet"] = [list(f) for f in self.feet]
         d["in_foot"] = list(self.in_foot)
         d["books"] = [[[r, list(c)] for r, c in b] for b in self.books]
@@ -696,8 +712,9 @@ class FootRules:
             d["passing"] = [[list(p) for p in ps] for ps in self.passing]
             d["kept"] = list(self.kept)
             d["foot_shown"] = list(self.foot_shown)
+        return d
 
-    def _feet_validate_loaded(self) -> None:
+    def _validate_family_piles(self) -> None:
         """A seat playing from its foot (knee) has picked that pile up: it holds no card."""
         for seat in range(self.num_players):
             if self.in_foot[seat] and self.feet[seat]:
@@ -707,7 +724,7 @@ class FootRules:
                 raise InconsistentPositionError("knees", f"seat {seat} has picked up its knee, yet its knee pile "
                                                          "still holds cards")
 
-    def _feet_from_dict(self, d: dict[str, Any]) -> None:
+    def _load_family_state(self, d: dict[str, Any]) -> None:
         self.feet = [[int(c) for c in f] for f in d["feet"]]
         self.in_foot = [bool(x) for x in d["in_foot"]]
         self.books = [[(int(r), [int(c) for c in cards]) for r, cards in b] for b in d["books"]]
@@ -736,7 +753,8 @@ class FootRules:
         if len(self.books) != self.num_sides:
             raise ValueError("books need one entry per side")
 
-    def _feet_cards(self) -> list[int]:
+    def _extra_cards(self) -> list[int]:
+        """The feet, knees, books and the piles of the hand-passing deal."""
         return ([c for f in self.feet for c in f] + [c for k in self.knees for c in k]
                 + [c for b in self.books for _, cards in b for c in cards]
                 + [c for ps in self.passing for p in ps for c in p])

@@ -49,7 +49,6 @@ from canasta.engine.actions import ADD_NATURAL_ACTIONS as _ADD_NATURAL
 from canasta.engine.actions import DISCARD_ACTIONS as _DISCARD_ACTIONS
 from canasta.engine.actions import add_wild_action as _add_wild
 from canasta.engine.actions import meld_action as _meld
-from canasta.engine.feet import P_PASS, FootRules
 from canasta.engine.setmeld import WILD_RANK, Meld  # defined there (setrules and feet use them too); re-exported
 from canasta.engine.setmeld import max_meld_value as _max_meld_value
 from canasta.engine.setmeld import wild_mixes as wild_mixes
@@ -65,7 +64,7 @@ P_DRAW = "draw"      # start of turn: draw, take the pile, ask
 P_PLAY = "play"      # after drawing: meld, add, discard, ask, retract
 P_ANSWER = "answer"  # partner answers "may I go out?"
 P_OVER = "over"      # game finished
-# P_PASS ("pass", canasta.engine.feet): Hand and Foot's hand-passing deal, each seat keeps a pile as its foot
+P_PASS = "pass"      # Hand and Foot's hand-passing deal (canasta.engine.feet): each seat keeps a pile as its foot
 
 _NATURAL_RANKS = range(4, 15)
 _TWO_CODES = (8, 9, 10, 11)
@@ -104,7 +103,7 @@ def variant_flags(variant_cls: type) -> frozenset[str]:
     return frozenset(flag for flag in FAMILY_FLAGS if getattr(variant_cls, flag, False))
 
 
-class Game(FootRules):
+class Game:
     """One game of a variant: a sequence of hands until a side reaches the target.
 
     ``Game(variant, ...)`` returns an instance of the variant's rule family (a subclass registered with
@@ -116,9 +115,10 @@ class Game(FootRules):
     #: the flags of the variants this family plays
     PLAYS: ClassVar[frozenset[str]]
     #: the family's flags, as class constants (the family classes set theirs)
-    _feet: ClassVar[bool] = False
     #: the threes laid out and replaced when they come into a hand: the red ones (Modern American: all four)
     LAID_OUT_THREES: ClassVar[tuple[int, ...]] = (13, 14)
+    #: the phases a position of this family may be in
+    PHASES: ClassVar[frozenset[str]] = frozenset({P_DRAW, P_PLAY, P_ANSWER, P_OVER})
 
     def __init_subclass__(cls, plays: frozenset[str] | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -228,17 +228,13 @@ class Game(FootRules):
                 self.hands[seat][c] += 1
                 dealt[seat].append(c)
         self.hand_sizes = [v.hand_size] * n
-        if self._feet:
-            self._feet_deal_feet(dealt)
+        self._deal_after_hands(dealt)
         self.pile: list[int] = []
         self.frozen = False
         upcards = []
         while not v.NO_UPCARD:  # Bicycle: 'a card (or cards) from the stock must be turned up until a natural card appears'
             c = self.stock.pop()
-            if self._feet and v.upcard_must_be_covered(c):
-                # Hand and Foot: 'discard it face-down into one of the stocks and draw another card'
-                # (Triple Play: 'bury it face-down in the middle of the stock')
-                self.stock.insert(len(self.stock) // 2 if v.UPCARD_BURIED_MIDDLE else 0, c)
+            if self._bury_upcard(c):
                 continue
             self.pile.append(c)
             upcards.append(c)
@@ -261,13 +257,10 @@ class Game(FootRules):
         self.deals.append({"hand": self.hand_no, "dealer": self.dealer,
                            "hands": [list(h) for h in dealt], "upcards": upcards,
                            "replacements": replacements})
-        if self._feet:
-            self._feet_after_deal()
         self.hand_over = False
         self.turn = (self.dealer + 1) % n
         self._reset_turn()
-        if self._feet and any(self.passing):
-            self.phase = P_PASS  # the hand-passing deal: red threes are laid out after the passing
+        if self._after_deal():
             return
         # Red threes in the dealt hands go out at once and are replaced (Encyclopedia).
         for i in range(n if not self._threes_ordinary else 0):
@@ -277,6 +270,17 @@ class Game(FootRules):
 
     def _deal_family_state(self) -> None:
         """Set up the per-seat state a family adds for each new hand (none here)."""
+
+    def _deal_after_hands(self, dealt: list[list[int]]) -> None:
+        """Deal the family's piles after the hands (Hand and Foot's feet and knees); none by default."""
+
+    def _bury_upcard(self, code: int) -> bool:
+        """Whether a turned-up card goes back into the stock instead of onto the pile (Hand and Foot); never here."""
+        return False
+
+    def _after_deal(self) -> bool:
+        """The family's steps once the deal is recorded; True if play waits for them (Hand and Foot's passing)."""
+        return False
 
     def _reset_turn(self) -> None:
         self.phase = P_DRAW
@@ -304,15 +308,6 @@ class Game(FootRules):
             return True  # red threes stay in the hand (Hand and Foot's table rule red_threes_laid_out)
         hand = self.hands[seat]
         side = self._sides[seat]
-        if self._feet and self._feet_knee_taken(seat):
-            # Triple Play: 'Beginning when a player picks up their knee pile, they no longer draw a card to
-            # replace red 3s.'
-            for c in (13, 14):
-                k = hand[c]
-                hand[c] = 0
-                self.hand_sizes[seat] -= k
-                self.red_threes[side].extend([c] * k)
-            return True
         while True:
             reds = [c for c in (13, 14) if hand[c]]  # 3h, 3d
             if not reds:
@@ -362,8 +357,6 @@ class Game(FootRules):
         return self.variant.side_of(seat)
 
     def minimum(self, side: int) -> int:
-        if self._feet:  # Hand and Foot: by the round, not the score
-            return self._feet_round_minimum() + self.minimum_extra[side]
         return self.variant.minimum(self.scores[side]) + self.minimum_extra[side]
 
     def hand_cards(self, seat: int) -> list[int]:
@@ -410,8 +403,6 @@ class Game(FootRules):
             return self._play_actions()
         if self.phase == P_ANSWER:
             return [YES_ACTION, NO_ACTION]
-        if self.phase == P_PASS:
-            return self._feet_pass_actions()
         return []
 
     def _draw_actions(self) -> list[Action]:
@@ -453,8 +444,6 @@ class Game(FootRules):
     def _take_actions(self) -> list[Action]:
         if self.pile_barred or not self.pile:
             return []
-        if self._feet:
-            return self._feet_take_actions()
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -589,8 +578,6 @@ class Game(FootRules):
             append(END_ACTION)
         if not self.asked and self._may_ask():
             append(ASK_ACTION)
-        if self._feet:
-            return self._feet_play_filter(out, pending_ok)
         return self._finish_play_actions(out, pending_ok)
 
     def _two_wild_starts(self, hand: list[int]) -> list[tuple[int, ...]]:
@@ -668,8 +655,6 @@ class Game(FootRules):
 
     def _may_ask(self) -> bool:
         """Bicycle: ask only before or after drawing from stock, not after melding or taking the pile."""
-        if self._feet:
-            return self._feet_may_ask()
         if self.asked or self._partners[self.turn] is None:
             return False
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
@@ -693,7 +678,7 @@ class Game(FootRules):
         if ph == P_OVER:
             raise IllegalActionError("game-over", "the game is over")
         if ph == P_PASS or kind == KEEP:
-            self._feet_check_keep(action)
+            self._check_keep(action)
             return
         if kind == SPECIAL:
             self._check_special(action)
@@ -747,16 +732,7 @@ class Game(FootRules):
                 raise IllegalActionError("nothing-to-retract", "only an initial meld below the minimum can be retracted")
             return
         if kind == END:
-            if self._feet and ((self._feet_knocks() and not self.no_discard) or self._feet_floats()):
-                if not self._pending_met(self._sides[self.turn]):
-                    raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
-                return
-            if not self.no_discard:
-                raise IllegalActionError("end-timing", "end your turn with a discard")
-            if not self._pending_met(self._sides[self.turn]):
-                raise IllegalActionError(
-                    "minimum-count", "your initial meld is below the minimum: meld more or retract "
-                    f"({self.variant.rule_source('minimum-count')})")
+            self._check_end()
             return
         if kind in (DRAW, TAKE):
             raise IllegalActionError("already-drawn", "you have already drawn this turn")
@@ -765,6 +741,20 @@ class Game(FootRules):
     def _check_before_drawing(self, action: Action) -> bool:
         """Check a move other than draw, take and end before drawing; False: there is none such (refused)."""
         return False
+
+    def _check_keep(self, action: Action) -> None:
+        """A pile kept as the foot: only Hand and Foot's hand-passing deal (:class:`FootGame`) has one."""
+        raise IllegalActionError("keep-timing", "a pile is kept as the foot only in the hand-passing deal, "
+                                 "before the first turn (Encyclopedia, table rule hand_passing)")
+
+    def _check_end(self) -> None:
+        """An 'end' after drawing: the turn ends without a discard only when the stock ran out on a red three."""
+        if not self.no_discard:
+            raise IllegalActionError("end-timing", "end your turn with a discard")
+        if not self._pending_met(self._sides[self.turn]):
+            raise IllegalActionError(
+                "minimum-count", "your initial meld is below the minimum: meld more or retract "
+                f"({self.variant.rule_source('minimum-count')})")
 
     def _check_special(self, action: Action) -> None:
         """A special hand (Modern American's: the whole hand laid down at once); refused where there is none."""
@@ -789,8 +779,6 @@ class Game(FootRules):
 
         ``book``: (rank, wild cards) of a meld the action completes (Hand and Foot's books);
         ``left``: cards the action leaves (1: the last card would be discarded; -1: a discard of the last card)."""
-        if self._feet:
-            return self._feet_finish_problem(side, book, left)
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
         if not self._canastas_ok(side, counts):
@@ -813,8 +801,6 @@ class Game(FootRules):
         return any(self.melds[side][r].size >= 7 for r in created if r in self.melds[side])
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
-        if self._feet:
-            return self._feet_check_take(action, raise_error)
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1030,7 +1016,7 @@ class Game(FootRules):
                 counts = (counts[0], counts[1] - 1)
             created = self.turn_created
             added_existing = self.turn_added_existing or r not in self.turn_created
-        if new_size > self._meld_max and not (self._feet and self._feet_grows(nat, w)):
+        if new_size > self._meld_max and not self._grows_past_max(nat, w):
             return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
                      "(Denexa 'Hand and Foot')")
         if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
@@ -1071,6 +1057,14 @@ class Game(FootRules):
     def _wild_limit_text(self) -> str:
         return self.variant.wild_limit_text()
 
+    def _grows_past_max(self, naturals: int, wilds: int) -> bool:
+        """Whether a meld of these cards may pass the most cards a meld holds (Hand and Foot's option); no."""
+        return False
+
+    def _knocks(self) -> bool:
+        """Whether the turn ends with a knock, not a discard (Triple Play, after a pile take); never here."""
+        return False
+
     def _check_discard(self, action: Action, raise_error: bool) -> bool:
         seat = self.turn
         side = self._sides[seat]
@@ -1084,7 +1078,7 @@ class Game(FootRules):
             return f(raise_error, "red-three", "a red three can never be discarded")
         if self.no_discard:
             return f(raise_error, "no-discard", "the stock ended on a red three: meld if you can, then end; no discard")
-        if self._feet and self._feet_knocks():
+        if self._knocks():
             return f(raise_error, "no-discard", "after picking up the discard pile you do not discard: end your turn "
                      "with 'end' (Denexa 'Triple Play': 'they knock on the table')")
         if self.hand_sizes[seat] == 1:
@@ -1138,17 +1132,9 @@ class Game(FootRules):
         elif kind == SPECIAL:
             self._do_special(action)
         elif kind == KEEP:
-            self._feet_do_keep(action)
+            self._do_keep(action)
         elif kind == END:
-            if self._feet and self.phase == P_PLAY and self._feet_knocks() and not self.no_discard:
-                self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
-            elif self._feet and self._feet_floats():
-                if self.permission is True:  # Denexa: 'Not being able to go out after having asked'
-                    side = self._sides[seat]
-                    self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
-                self._next_turn()  # Encyclopedia: the player 'floats' rather than discarding
-            else:
-                self._end_hand(None)
+            self._do_end(seat)
         if got:
             self.history[-1] = (seat, action, tuple(got))
 
@@ -1161,6 +1147,14 @@ class Game(FootRules):
     def _do_special(self, action: Action) -> None:
         """Lay down a special hand (refused where the variant has none)."""
         self._check_special(action)
+
+    def _do_keep(self, action: Action) -> None:
+        """Refused as :meth:`check` refuses it: only :class:`FootGame`'s hand-passing deal keeps a pile."""
+        self._check_keep(action)
+
+    def _do_end(self, seat: int) -> None:
+        """'end' (``seat`` acting): no card left to draw or discard, so the hand ends."""
+        self._end_hand(None)
 
     def _do_draw(self, got: list[int]) -> None:
         seat = self.turn
@@ -1176,8 +1170,10 @@ class Game(FootRules):
                 return
             if self._laid_out[got[before]] and not self._lay_out_red_threes(seat, got):
                 return
-        if self._feet:
-            self._feet_after_draw(seat)
+        self._after_draw(seat)
+
+    def _after_draw(self, seat: int) -> None:
+        """The family's step after ``seat`` drew (Triple Play: a knee due is picked up); none by default."""
 
     def _reshuffle(self) -> None:
         """Encyclopedia: 'flipping over the discard pile and turning it into a new stock'."""
@@ -1191,9 +1187,6 @@ class Game(FootRules):
         self.stock = cards
 
     def _do_take(self, action: Action) -> None:
-        if self._feet:
-            self._feet_do_take(action)
-            return
         v = self.variant
         seat = self.turn
         side = self._sides[seat]
@@ -1317,9 +1310,6 @@ class Game(FootRules):
                 known.remove(c)
 
     def _after_hand_change(self, seat: int) -> None:
-        if self._feet:
-            self._feet_after_change(seat)
-            return
         if self.hand_sizes[seat] == 0 and self.pile_aside is None:
             self._go_out(seat)
 
@@ -1331,7 +1321,7 @@ class Game(FootRules):
         self.pile.append(c)
         if _is_wild(c) or (is_black_three(c) and self.variant.black_three_freezes):
             self.frozen = True
-        if self.hand_sizes[seat] == 0 and (not self._feet or self.in_foot[seat]):
+        if self.hand_sizes[seat] == 0 and self._empty_hand_goes_out(seat):
             self._go_out(seat)
             return
         if self.permission is True:
@@ -1339,14 +1329,17 @@ class Game(FootRules):
             self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
         self._next_turn()
 
+    def _empty_hand_goes_out(self, seat: int) -> bool:
+        """Whether ``seat`` goes out by discarding its last card (Hand and Foot: only from the foot)."""
+        return True
+
     def _next_turn(self) -> None:
         seat = self.turn
         if self.turn_created or self.turn_added_existing:
             self.melded_before[seat] = True
         self.turn = (seat + 1) % self.num_players
         self._reset_turn()
-        if self._feet:
-            self._feet_start_turn()
+        self._begin_turn()
         if self.variant.rules["stock_out"] == "end" and not self._can_draw():
             self._end_hand(None)
         else:
@@ -1355,17 +1348,18 @@ class Game(FootRules):
     def _turn_begins(self) -> None:
         """The next seat's turn begins, the hand going on: a family's start-of-turn step (none here)."""
 
+    def _begin_turn(self) -> None:
+        """The family's step as a turn begins, before the stock is checked (Hand and Foot: a foot due is picked up)."""
+
     def _do_retract(self) -> None:
         """Bicycle 'Insufficient Melds': retract all, and the side's minimum rises by ten for the deal."""
         seat = self.turn
         side = self._sides[seat]
         hand = self.hands[seat]
         snap = self.take_snapshot if self.took_pile else None
-        if self._feet:
-            self._feet_retract_books(seat)
         for r in list(self.turn_created):
             m = self.melds[side].pop(r, None)
-            if m is None:  # it closed into a book (Hand and Foot), returned above
+            if m is None:  # it closed into a book (Hand and Foot), returned by FootGame._do_retract
                 continue
             for c in m.cards:
                 hand[c] += 1
@@ -1391,8 +1385,6 @@ class Game(FootRules):
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
         concealed = self._concealed_now(seat, self.turn_created, self.turn_added_existing, side)
-        if self._feet:
-            self._feet_going_out(seat)
         self._end_hand(seat, concealed)
 
     # ------------------------------------------------------------- scoring
@@ -1410,11 +1402,7 @@ class Game(FootRules):
                 results.append(v.score_special(special))  # type: ignore[attr-defined]
                 continue
             seats = [s for s in range(n) if v.side_of(s) == side]
-            melds = [(m.rank, list(m.cards)) for m in self.melds[side].values()]
-            hands = [self.hand_cards(s) for s in seats]
-            if self._feet:  # books are melds; an unplayed knee or foot counts as cards in hand
-                melds += [(r, list(cards)) for r, cards in self.books[side]]
-                hands = [h + self.knees[s] + self.feet[s] for h, s in zip(hands, seats, strict=True)]
+            melds, hands = self._scored_melds_and_hands(side, seats)
             results.append(score_side(
                 v, melds=melds, red_threes=list(self.red_threes[side]), hands=hands,
                 went_out=went_out is not None and v.side_of(went_out) == side,
@@ -1422,6 +1410,10 @@ class Game(FootRules):
                 all_red_threes=len(self.red_threes[side]) == 4 and red_total == 4,
                 penalties=list(self.penalties[side]), removed_black_threes=len(self.removed[side])))
         return results
+
+    def _scored_melds_and_hands(self, side: int, seats: list[int]) -> tuple[list[tuple[int, list[int]]], list[list[int]]]:
+        """The melds of ``side`` and the hands of its ``seats`` as the hand's score counts them."""
+        return [(m.rank, list(m.cards)) for m in self.melds[side].values()], [self.hand_cards(s) for s in seats]
 
     def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
         v = self.variant
@@ -1433,9 +1425,7 @@ class Game(FootRules):
         self.hand_results.append({"hand": self.hand_no, "went_out": went_out, "concealed": concealed,
                                   "sides": results, "totals": list(self.scores),
                                   "actions_end": len(self.history)})
-        deal = self.deals[-1] if self.deals else {}
-        if self._feet and "pulls" in deal and deal["hand"] == self.hand_no:
-            self.hand_results[-1]["pulls"] = list(deal["pulls"])  # the self-deal (Hand and Foot)
+        self._record_deal_in_result(self.deals[-1] if self.deals else {})
         if special is not None:
             self.hand_results[-1]["special_hand"] = special
         top = max(self.scores)
@@ -1449,6 +1439,9 @@ class Game(FootRules):
             self.phase = P_OVER
             return
         self._deal()
+
+    def _record_deal_in_result(self, deal: dict[str, Any]) -> None:
+        """Copy the family's records of the hand's ``deal`` into its result (Hand and Foot's self-deal); none here."""
 
     # ---------------------------------------------------------- observation
     def observation(self, seat: int | None) -> dict[str, Any]:
@@ -1503,8 +1496,6 @@ class Game(FootRules):
             "winner": self.winner,
             "settlement": self.settlement(),
         }
-        if self._feet:
-            self._feet_observation(obs)
         return obs
 
     def settlement(self) -> dict[str, Any] | None:
@@ -1563,14 +1554,10 @@ class Game(FootRules):
         g.turn_created = set(self.turn_created)
         g.pile_aside = None if self.pile_aside is None else list(self.pile_aside)
         g.unusable = None if self.unusable is None else list(self.unusable)
-        if self._feet:
-            self._feet_copy_into(g)
         return g
 
     def to_dict(self) -> dict[str, Any]:
         d = self._to_dict()
-        if self._feet:
-            self._feet_to_dict(d)
         return d
 
     def _to_dict(self) -> dict[str, Any]:
@@ -1684,8 +1671,6 @@ class Game(FootRules):
             g.history = [(s, Action(k, tuple(c), t), tuple(got)) for s, k, c, t, got in d.get("history", [])]
             g.deals = d.get("deals", [])
             g._load_family_state(d)
-            if g._feet:
-                g._feet_from_dict(d)
         except SchemaError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -1694,7 +1679,8 @@ class Game(FootRules):
         return g
 
     def _load_family_state(self, d: dict[str, Any]) -> None:
-        """Restore the state a family adds to a saved position (what only its ``to_dict`` writes; none here)."""
+        """Restore the state a family adds to a saved position (what only its ``to_dict`` writes: Hand and Foot's
+        feet and books, Burraco's pozzetti, Modern American's bonus cards); none here."""
 
     def _validate_loaded(self) -> None:
         """A loaded position must hold exactly the variant's pack and fit the table."""
@@ -1714,7 +1700,7 @@ class Game(FootRules):
                 raise SchemaError("'known' names a card that the hand does not hold")
         if not (0 <= self.turn < n and 0 <= self.dealer < n):
             raise SchemaError(f"turn {self.turn} and dealer {self.dealer} must be seats 0..{n - 1}")
-        if self.phase not in (P_DRAW, P_PLAY, P_ANSWER, P_OVER) and not (self.phase == P_PASS and self._feet):
+        if self.phase not in self.PHASES:
             raise SchemaError(f"unknown phase {self.phase!r}")
         if self.phase == P_ANSWER and self._partners[self.turn] is None:
             raise SchemaError("an 'answer' phase needs a partner")
@@ -1726,8 +1712,6 @@ class Game(FootRules):
         held += [c for d in self.melds for m in d.values() for c in m.cards]
         held += [c for r in self.red_threes for c in r] + [c for r in self.removed for c in r]
         held += self._extra_cards()
-        if self._feet:
-            held += self._feet_cards()
         have = [0] * NUM_CODES
         for c in held:
             if not isinstance(c, int) or not (8 <= c < 60 or c == JOKER):
@@ -1762,8 +1746,7 @@ class Game(FootRules):
                 raise bad("pile_aside", "cards are set aside from a pile take, but the pile was not taken")
             if not all(isinstance(c, int) and (8 <= c < 60 or c == JOKER) for c in self.pile_aside):
                 raise bad("pile_aside", "not a list of card codes")
-        if self._feet:
-            self._feet_validate_loaded()
+        self._validate_family_piles()
         self._validate_loaded_melds()
         snap = self.take_snapshot
         if snap is None:
@@ -1784,12 +1767,16 @@ class Game(FootRules):
         side = self._sides[self.turn]
         if not isinstance(snap["red_threes"], int) or not 0 <= snap["red_threes"] <= len(self.red_threes[side]):
             raise bad("take_snapshot", "counts more laid-out red threes than the side has")
-        created = [c for key in self.turn_created for c in (self.melds[side][key].cards if key in self.melds[side] else ())]
-        if self._feet:
-            created += [c for _, cards in self.books[side] for c in cards]
-        if snap["top"] not in created:
+        if snap["top"] not in self._retract_cards(side):
             raise bad("take_snapshot", f"the top card taken ({format_card(snap['top'])}) is in no meld made this "
                                        "turn: a retract would take it from the hand")
+
+    def _validate_family_piles(self) -> None:
+        """Check the family's own piles of a loaded position (Hand and Foot's feet and knees); none here."""
+
+    def _retract_cards(self, side: int) -> list[int]:
+        """The cards on the table a retract would take back into the hand: the melds made this turn."""
+        return [c for key in self.turn_created for c in (self.melds[side][key].cards if key in self.melds[side] else ())]
 
     def _validate_loaded_melds(self) -> None:
         """Every meld on the table is one the rules can build (the check the soak makes of final tables): a set
@@ -1834,8 +1821,6 @@ class Game(FootRules):
         total += sum(m.size for d in self.melds for m in d.values())
         total += sum(len(r) for r in self.removed)
         total += len(self._extra_cards())
-        if self._feet:
-            total += len(self._feet_cards())
         return total + sum(len(r) for r in self.red_threes) + len(self.pile_aside or [])
 
 

@@ -58,6 +58,7 @@ import pyspiel
 from canasta.cards import NUM_CODES, format_cards
 from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
 from canasta.engine.american import AmericanGame
+from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.env.episode import Episode
@@ -229,7 +230,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
             for p in [*g.extra_piles, *g.face_down]:
                 pool.extend(p)
-        if g._feet:  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
+        if isinstance(g, FootGame):  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
             for f in [*g.feet, *g.knees]:
                 pool.extend(f)
             # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
@@ -246,7 +247,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             if s != player_id:
                 g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool)
         rng.shuffle(pool)  # the cards a hand skipped are back at the end: shuffled in with the rest
-        if g._feet:
+        if isinstance(g, FootGame):
             g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
                       for f, top in zip(g.feet, g.foot_shown, strict=True)]
             g.knees = [[pool.pop() for _ in k] for k in g.knees]
@@ -308,7 +309,7 @@ def information_state_text(game: Game, player: int) -> str:
         parts.append(f"hand {d['hand']} dealt {format_cards(d['hands'][player])}"
                      f" +{format_cards(d['replacements'][player])} up {format_cards(d['upcards'])}")
     # Hand and Foot's hand-passing deal: the choices made so far (the last actions) are hidden from the others
-    hidden = len(game.history) - (sum(1 for k in game.kept if k) if game._feet and game.phase == "pass" else 0)
+    hidden = len(game.history) - (sum(1 for k in game.kept if k) if isinstance(game, FootGame) and game.phase == "pass" else 0)
     for i, (s, a, got) in enumerate(game.history):
         text = f"{s}:keep" if i >= hidden and s != player else f"{s}:{format_action(a)}"
         if s == player and got:

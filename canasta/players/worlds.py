@@ -65,6 +65,7 @@ from typing import Any
 from canasta.cards import NUM_CODES, parse_card, parse_rank
 from canasta.engine.actions import Action
 from canasta.engine.american import AmericanGame
+from canasta.engine.feet import FootGame
 from canasta.engine.game import Game, _is_wild
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
@@ -184,7 +185,7 @@ def _turn_candidates(obs: Observation, d: dict[str, Any], aside: list[int], base
         common["opened_turn"] = bool(opened and pending > 0 and phase != "draw")
     took: list[dict[str, Any]] = []
     # a take empties the pile unless the variant takes only the top cards (Hand and Foot's seven)
-    whole = not base._feet or len(v.deck()) <= v.PILE_TAKE
+    whole = not isinstance(base, FootGame) or len(v.deck()) <= v.PILE_TAKE
     if phase == "play" or (phase == "answer" and common["return_phase"] == "play"):
         if aside:
             if opened:

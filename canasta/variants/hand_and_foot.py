@@ -5,8 +5,8 @@ section "Hand and Foot" ("Denexa": the defaults), and encyclopedia-canasta-and-v
 section "Hand and Foot" with its "Variations" list ("Encyclopedia": table-rule options).
 
 Hand and Foot is built on the Classic engine. The Classic table rules the engine reads
-are *fixed* to Hand and Foot's values (:data:`FIXED_RULES`); the engine switches on the
-generic mechanisms of ``canasta.engine.feet`` with ``FEET``: a face-down foot per seat
+are *fixed* to Hand and Foot's values (:data:`FIXED_RULES`); ``FEET`` makes the engine play it
+with the rule family ``canasta.engine.feet.FootGame``: a face-down foot per seat
 picked up when the hand is played out, melds that close into books at seven cards (a new
 meld of that rank may then begin), the pile taken seven cards at a time, going out with
 required books, minimums by round, and a fixed number of hands per game.
@@ -184,11 +184,11 @@ class HandAndFoot(Classic):
     options: ClassVar[dict[str, Option]] = HAND_AND_FOOT_OPTIONS
     fixed_rules: ClassVar[dict[str, Any]] = FIXED_RULES
 
-    # -- engine mechanisms switched on (canasta.engine.feet) -----------------------
+    # -- the rule family (canasta.engine.feet.FootGame) and the constants it reads --
     FEET: ClassVar[bool] = True
     #: 'A pile cannot contain more than seven cards; once a pile has been completed, a new meld of the
     #: same rank can be established.'
-    MELD_MAX: ClassVar[int | None] = 7
+    MELD_MAX: ClassVar[int] = 7
     #: 'the top seven cards of the discard pile (or the whole pile if it contains less than seven cards)'
     PILE_TAKE: ClassVar[int] = 7
     #: 'Black 3s: Cannot be melded.'

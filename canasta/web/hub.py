@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
+from canasta.engine.feet import FootGame
 from canasta.web.chat import TableChat, chat_payload
 from canasta.web.service import GameService, Live, WebError, hand_end, public_state
 
@@ -452,7 +453,7 @@ def _hide_keeps(live: Live, seat: int | None, events: list[dict[str, Any]]) -> l
     """Hand and Foot's hand-passing deal: while seats are still choosing, the choices made so far (the last
     events) show only as 'keep' to the other seats (the observation reveals them once all have chosen)."""
     game = live.game
-    if game.phase != "pass":
+    if not isinstance(game, FootGame) or game.phase != "pass":
         return events
     first = live.version - sum(1 for k in game.kept if k)  # the keeps of this deal are the last events
     return [{**e, "action": "keep"} if e["seq"] > first and e["seat"] != seat else e for e in events]
