@@ -72,6 +72,7 @@ from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
+from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
@@ -314,6 +315,7 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
     elif isinstance(game, MeldIdGame):  # Burraco, and Samba on Classic's turn
         totals = [float(r["total"]) for r in game._hand_scores(None)]
     else:
+        assert isinstance(game, SetMeldGame)
         totals = [float(r["total"]) for r in game.score_sides(None)]
     mean = sum(totals) / len(totals)
     return [t - mean for t in totals]
