@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from canasta.cards import BLACK_THREE_CODES, NUM_CODES, RED_THREE_CODES
 from canasta.engine.american import AmericanGame
+from canasta.engine.american_table import threes_kept
 from canasta.engine.game import P_OVER, Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
-from canasta.engine.setrules import threes_kept
 from canasta.errors import CanastaError
 
 #: codes of the threes of both colours

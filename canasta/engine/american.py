@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, cast
 
+import canasta.engine.american_table as american_table
 import canasta.engine.setrules as setrules
 from canasta.cards import THREE, format_rank
 from canasta.engine.actions import MELD, Action
@@ -36,23 +37,23 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
 
     def _lay_out_red_threes(self, seat: int, got: list[int]) -> bool:
         """Lay out the threes of both colours from ``seat``'s hand and replace them; False if that ended the hand."""
-        return setrules.lay_out_threes(self, seat, got)
+        return american_table.lay_out_threes(self, seat, got)
 
     def _turn_begins(self) -> None:
-        setrules.start_turn(self)
+        american_table.start_turn(self)
 
     # ------------------------------------------------------------------ legal actions
     def _melds_after_retract(self, action: Action) -> bool:
         # a kept three may still be laid out after a retract
-        return self.retracted and action.kind == MELD and not setrules.is_three_layout(action)
+        return self.retracted and action.kind == MELD and not american_table.is_three_layout(action)
 
     def _draw_actions(self) -> list[Action]:
         out = super()._draw_actions()
         # a kept three may be laid out before drawing ('you lay down your three before drawing from the
         # stock'); table rule special_from_pile
-        out.extend(setrules.three_layout_actions(self))
+        out.extend(american_table.three_layout_actions(self))
         if len(self.pile) == 1:
-            out.extend(setrules.special_actions(self))
+            out.extend(american_table.special_actions(self))
         return out
 
     def _play_actions(self) -> list[Action]:
@@ -74,22 +75,22 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
         return setrules.filter_play(self, out, pending_ok)
 
     def _pending_met(self, side: int) -> bool:
-        return setrules.pending_met(self, side)
+        return american_table.pending_met(self, side)
 
     def _may_ask(self) -> bool:
         return setrules.may_ask(self)
 
     # ------------------------------------------------------------------ checks
     def _check_before_drawing(self, action: Action) -> bool:
-        if not setrules.is_three_layout(action):
+        if not american_table.is_three_layout(action):
             return False
-        setrules.check_three_layout(self, action, raise_error=True)
+        american_table.check_three_layout(self, action, raise_error=True)
         return True
 
     def _check_special(self, action: Action) -> None:
         if self.phase not in (P_DRAW, P_PLAY):
             raise IllegalActionError("special-timing", "a special hand is laid down in your own turn")
-        why = setrules.special_problem(self, action)
+        why = american_table.special_problem(self, action)
         if why is not None:
             raise IllegalActionError(*why)
 
@@ -110,15 +111,15 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
         self.asked_hand[self.turn] = True
 
     def _do_special(self, action: Action) -> None:
-        setrules.do_special(self, action)
+        american_table.do_special(self, action)
 
     def _check_opened(self, side: int) -> None:
-        setrules.check_opened(self, side)
+        american_table.check_opened(self, side)
 
     def _do_meld(self, action: Action) -> None:
-        first = next((c for c in action.cards if not setrules.is_wild(c)), None)
+        first = next((c for c in action.cards if not american_table.is_wild(c)), None)
         if first is not None and first >> 2 == THREE:  # lay out the three kept in hand
-            setrules.lay_out_kept_three(self, action)
+            american_table.lay_out_kept_three(self, action)
             return
         super()._do_meld(action)
 
@@ -129,7 +130,7 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
         self._end_hand(seat)  # Modern American has no concealed going out
 
     def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None:
-        setrules.bonus_to_hands(self)  # bonus cards still face down count as cards left in hand
+        american_table.bonus_to_hands(self)  # bonus cards still face down count as cards left in hand
         super()._end_hand(went_out, concealed, special)
 
     # ------------------------------------------------------------------ observation
@@ -137,8 +138,8 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
         obs = super().observation(seat)
         # bonus cards lie face down: only how many each seat holds
         obs["bonus_cards"] = [len(b) for b in self.bonus]
-        obs["turn_card_drawn"] = setrules.turn_card_drawn(self)
-        obs["dead_ranks"] = [format_rank(r) for r in setrules.dead_ranks(self)]
+        obs["turn_card_drawn"] = american_table.turn_card_drawn(self)
+        obs["dead_ranks"] = [format_rank(r) for r in american_table.dead_ranks(self)]
         # who asked 'may I go out?' in this hand (everyone at the table hears it)
         obs["asked_hand"] = list(self.asked_hand)
         return obs
