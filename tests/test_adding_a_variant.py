@@ -1,6 +1,8 @@
-"""The worked example of docs/architecture.md, "Adding a variant": a variant defined here, in the test
-file itself, as a subclass of the family it belongs to with one rule changed, registered by name and
-played through the soak (soundness, completeness, replay, scoring arithmetic) like the built-in ones."""
+"""The worked examples of docs/architecture.md, "Adding a variant" and "Rule families": a variant defined here,
+in the test file itself, as a subclass of the family it belongs to with one rule changed, and a rule family of
+its own (a subclass of SetMeldGame with two steps changed, registered for a flag its variant sets), each
+registered by name and played through the soak (soundness, completeness, replay, scoring arithmetic) like the
+built-in ones."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import ClassVar
 
 import pytest
 
+from canasta.engine.actions import Action
 from canasta.engine.game import Game
+from canasta.engine.setgame import SetMeldGame
 from canasta.soak import run_soak
 from canasta.variants import VARIANTS, Classic, find_variant
 from tests.helpers import act, assert_illegal, position
@@ -54,3 +58,59 @@ def test_the_new_variant_plays_through_the_soak(flat_fifty: str) -> None:
     assert result["hands"] >= 12
     assert result["failure_count"] == 0, result["failures"][:2]
     assert result["misses"] == 0 and result["positions_checked"] > 500
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Adding a rule family: a house game whose rule no variant hook reaches (the engine's steps change), so it is a
+# family class of its own, registered for a flag its variants set (docs/architecture.md, "Rule families").
+
+
+class StockOnlyGame(SetMeldGame, plays=frozenset({"STOCK_ONLY"})):
+    """Set melds on Classic's turn where the discard pile is never taken: every turn draws from the stock.
+    Two steps change, the moves and the check; the rest is the family's."""
+
+    def _take_actions(self) -> list[Action]:
+        return []
+
+    def _check_take(self, action: Action, raise_error: bool) -> bool:
+        return self._fail(raise_error, "no-pile-taking", "in this house game the discard pile is never taken")
+
+
+class StockOnlyCanasta(Classic):
+    """Classic Canasta played by :class:`StockOnlyGame`: the variant sets the family's flag."""
+
+    name: ClassVar[str] = "stock-only"
+    title: ClassVar[str] = "Classic Canasta, the pile never taken (house rule)"
+    description: ClassVar[str] = "Classic Canasta where every turn draws from the stock."
+    STOCK_ONLY: ClassVar[bool] = True
+
+
+@pytest.fixture
+def stock_only(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(VARIANTS, StockOnlyCanasta.name, StockOnlyCanasta)
+    return StockOnlyCanasta.name
+
+
+def test_a_new_family_is_built_for_its_flag_and_changes_its_steps(stock_only: str) -> None:
+    """'One class per rule family ... A family overrides the few steps where its rules differ' (issue 22):
+    ``Game(name)`` builds the family registered for the variant's flags; the pile a Classic player could take
+    is refused by the new family's check, with its own rule name, and not listed."""
+    assert Game.family_of(stock_only) is StockOnlyGame and Game.family_of("classic") is SetMeldGame
+    hands = {0: "Ks Kh 5c 7d 9s 10c Jd"}
+    classic = position(variant="classic", hands=hands, pile="4c Kd", phase="draw", opened=[True, True])
+    house = position(variant=stock_only, hands=hands, pile="4c Kd", phase="draw", opened=[True, True])
+    assert type(house) is StockOnlyGame
+    assert any(a.kind == "take" for a in classic.legal_actions())
+    assert [a.kind for a in house.legal_actions()] == ["draw"]
+    assert_illegal(house, "take Ks Kh", "no-pile-taking")
+    game = Game(stock_only, 4, 3)
+    assert type(Game.from_json(game.to_json())) is StockOnlyGame and type(game.copy()) is StockOnlyGame
+
+
+def test_the_new_family_plays_through_the_soak(stock_only: str) -> None:
+    """The soak holds a new family to what it holds the built-in ones: every listed action passes check(),
+    every action check() accepts is listed, hands replay, scores add up, every card is counted."""
+    result = run_soak(variant=stock_only, players=4, hands=8, seed=2, complete=True)
+    assert result["hands"] >= 8
+    assert result["failure_count"] == 0, result["failures"][:2]
+    assert result["misses"] == 0 and result["positions_checked"] > 300

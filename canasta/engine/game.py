@@ -52,15 +52,16 @@ def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
 
-#: The variant flags that choose a rule family: each family class registers the set of them it plays
-#: (``plays=`` in its class statement), and ``Game(variant, ...)`` builds the family whose set is exactly
-#: the variant's true flags.
+#: The variant flags that choose a built-in rule family: each family class registers the set of flags it
+#: plays (``plays=`` in its class statement), and ``Game(variant, ...)`` builds the family whose set is
+#: exactly the variant's true flags. A family defined elsewhere may register a flag of its own.
 FAMILY_FLAGS = ("MELD_IDS", "CLASSIC_TURN", "EXTENDED_SET_RULES", "FEET")
 
 
 def variant_flags(variant_cls: type) -> frozenset[str]:
-    """The family flags ``variant_cls`` sets."""
-    return frozenset(flag for flag in FAMILY_FLAGS if getattr(variant_cls, flag, False))
+    """The family flags ``variant_cls`` sets (the built-in ones and those of every registered family)."""
+    known = set(FAMILY_FLAGS).union(*Game._families)
+    return frozenset(flag for flag in known if getattr(variant_cls, flag, False))
 
 
 class Game:
