@@ -192,6 +192,22 @@ class Game:
     def _deal(self) -> None:
         raise NotImplementedError  # each family defines it
 
+    def _deal_hands(self, deck: list[int]) -> list[list[int]]:
+        """Deal the variant's hand to each seat from the dealer's left, one card at a time; the rest of ``deck``
+        is the stock. Returns each seat's cards in the order dealt (the deal's record)."""
+        n = self.num_players
+        self.stock = deck
+        self.hands = [[0] * NUM_CODES for _ in range(n)]
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for _ in range(self.variant.hand_size):
+            for i in range(n):
+                seat = (self.dealer + 1 + i) % n
+                c = self.stock.pop()
+                self.hands[seat][c] += 1
+                dealt[seat].append(c)
+        self.hand_sizes = [self.variant.hand_size] * n
+        return dealt
+
     def _reset_turn(self) -> None:
         self.phase = P_DRAW
         self.drawn = False

@@ -80,16 +80,7 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
         """
         v = self.variant
         n = self.num_players
-        self.stock = deck
-        self.hands = [[0] * NUM_CODES for _ in range(n)]
-        dealt: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(v.hand_size):
-            for i in range(n):
-                seat = (self.dealer + 1 + i) % n
-                c = self.stock.pop()
-                self.hands[seat][c] += 1
-                dealt[seat].append(c)
-        self.hand_sizes = [v.hand_size] * n
+        dealt = self._deal_hands(deck)
         self.extra_piles: list[list[int]] = []
         for _ in range(v.EXTRA_PILES):
             self.extra_piles.append([self.stock.pop() for _ in range(v.pozzetto_size)])

@@ -86,18 +86,7 @@ class SetMeldPlay(Game):
     def _deal(self) -> None:
         v = self.variant
         n = self.num_players
-        deck = self._shuffled_deck()
-        self.stock: list[int] = deck
-        self.hands: list[list[int]] = [[0] * NUM_CODES for _ in range(n)]
-        self.hand_sizes = [0] * n
-        dealt: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(v.hand_size):
-            for i in range(n):
-                seat = (self.dealer + 1 + i) % n
-                c = self.stock.pop()
-                self.hands[seat][c] += 1
-                dealt[seat].append(c)
-        self.hand_sizes = [v.hand_size] * n
+        dealt = self._deal_hands(self._shuffled_deck())
         self._deal_after_hands(dealt)
         self.pile: list[int] = []
         self.frozen = False
