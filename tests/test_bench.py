@@ -223,7 +223,7 @@ def test_soak_catches_a_score_whose_items_do_not_add_up(monkeypatch: pytest.Monk
         s = real(*args, **kwargs)
         return {"total": s["total"] + 1, "items": s["items"]}
 
-    monkeypatch.setattr("canasta.engine.game.score_side", broken)
+    monkeypatch.setattr("canasta.engine.setplay.score_side", broken)
     result = run_soak(variant="classic", players=2, hands=3, seed=0, max_failures=2)
     assert result["failure_count"] >= 1
     f = result["failures"][0]
@@ -245,7 +245,7 @@ def test_soak_catches_a_score_that_the_final_table_contradicts(monkeypatch: pyte
         s = real(*args, **kwargs)
         return {"total": s["total"] + 10, "items": {**s["items"], "bogus": 10}}  # adds up, but wrong
 
-    monkeypatch.setattr("canasta.engine.game.score_side", padded)
+    monkeypatch.setattr("canasta.engine.setplay.score_side", padded)
     # the soak rescores with canasta.scoring.score_side (not the patched name in the engine)
     result = run_soak(variant="classic", players=4, hands=2, seed=0, max_failures=1)
     assert result["failure_count"] >= 1
