@@ -228,6 +228,29 @@ class Game:
         #: the side completed its initial meld in this turn
         self.opened_turn = False
 
+    def _undo_turn_opening(self, seat: int) -> None:
+        """The end of every family's retract, once the turn's melds are back in the hand: a pile taken this turn
+        goes back as it was (its top card leaves the hand; the player draws again, from the stock only), and
+        the side's minimum rises by the table rule ``retract_raises_minimum``; no new initial meld this turn."""
+        side = self._sides[seat]
+        snap = self.take_snapshot if self.took_pile else None
+        if snap is not None:
+            self.hands[seat][snap["top"]] -= 1
+            self.hand_sizes[seat] -= 1
+            self._forget_known(seat, (snap["top"],))
+            self.pile = [*snap["pile"], snap["top"]]
+            self.frozen = snap["frozen"]
+            self.pile_aside = None
+            self.took_pile = False
+            self.drawn = False
+            self.phase = P_DRAW
+            self.pile_barred = True
+        self.known[seat].sort()  # the melds came back in set order: keep the state canonical
+        self.turn_created = set()
+        self.pending_value = 0
+        self.retracted = True  # (legal_actions and check: no new initial meld this turn)
+        self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
+
     # -------------------------------------------------------------- queries
     @property
     def actor(self) -> int:

@@ -746,7 +746,6 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         seat = self.turn
         side = self._sides[seat]
         hand = self.hands[seat]
-        snap = self.take_snapshot if self.took_pile else None
         for mid in sorted(self.turn_created):
             m = self.melds[side].pop(mid)
             for c in m.cards:
@@ -755,22 +754,7 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
             self.known[seat].extend(m.cards)  # everyone saw them on the table
         if self.turn_created:
             self.next_meld_id = min(self.turn_created)
-        if snap is not None:
-            hand[snap["top"]] -= 1
-            self.hand_sizes[seat] -= 1
-            self._forget_known(seat, (snap["top"],))
-            self.pile = [*snap["pile"], snap["top"]]
-            self.frozen = snap["frozen"]
-            self.pile_aside = None
-            self.took_pile = False
-            self.drawn = False
-            self.phase = "draw"
-            self.pile_barred = True
-        self.known[seat].sort()
-        self.turn_created = set()
-        self.pending_value = 0
-        self.retracted = True  # (Game.legal_actions and check: no new initial meld this turn)
-        self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
+        self._undo_turn_opening(seat)
 
     # ------------------------------------------------------------- scoring
     def _hand_scores(self, closed_by: int | None) -> list[Any]:

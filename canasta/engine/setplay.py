@@ -34,7 +34,6 @@ from canasta.engine.actions import (
 )
 from canasta.engine.game import (
     P_ANSWER,
-    P_DRAW,
     P_OVER,
     P_PLAY,
     Game,
@@ -474,7 +473,6 @@ class SetMeldPlay(Game):
         seat = self.turn
         side = self._sides[seat]
         hand = self.hands[seat]
-        snap = self.take_snapshot if self.took_pile else None
         for r in list(self.turn_created):
             m = self.melds[side].pop(r, None)
             if m is None:  # it closed into a book (Hand and Foot), returned by FootGame._do_retract
@@ -483,22 +481,7 @@ class SetMeldPlay(Game):
                 hand[c] += 1
             self.hand_sizes[seat] += m.size
             self.known[seat].extend(m.cards)  # everyone saw them on the table
-        if snap is not None:
-            hand[snap["top"]] -= 1
-            self.hand_sizes[seat] -= 1
-            self._forget_known(seat, (snap["top"],))
-            self.pile = [*snap["pile"], snap["top"]]
-            self.frozen = snap["frozen"]
-            self.pile_aside = None
-            self.took_pile = False
-            self.drawn = False
-            self.phase = P_DRAW
-            self.pile_barred = True
-        self.known[seat].sort()  # the melds came back in set order: keep the state canonical
-        self.turn_created = set()
-        self.pending_value = 0
-        self.retracted = True
-        self.minimum_extra[side] += self.variant.rules["retract_raises_minimum"]
+        self._undo_turn_opening(seat)
 
     def _go_out(self, seat: int) -> None:
         side = self._sides[seat]
