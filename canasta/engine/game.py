@@ -1,11 +1,12 @@
-"""The rules engine: a game state, its legal actions, and transitions.
+"""The core of the rules engine: the state every rule family keeps, and the public API.
 
-The state is plain data (lists, ints, dicts) owned by one :class:`Game`.
-``apply`` checks an action completely before it changes anything, so a refused
-action leaves the game exactly as it was. Randomness comes only from the seed:
-the deal of hand ``k`` is shuffled by the chance stream ``k`` of the game's seed
-under its shuffle scheme (see :mod:`canasta.engine.chance`). The engine performs
-no I/O and reads no clock.
+``Game(variant, players, seed, rules)`` builds the variant's rule family, a subclass of :class:`Game`
+registered for the variant's flags (:mod:`canasta.engine.setgame`, :mod:`~canasta.engine.american`,
+:mod:`~canasta.engine.feet`, :mod:`~canasta.engine.idmelds`, :mod:`~canasta.engine.idturn`); the core knows
+no family's rules. The state is plain data (lists, ints, dicts). ``apply`` checks an action completely before
+it changes anything, so a refused action leaves the game exactly as it was. Randomness comes only from the
+seed: the deal of hand ``k`` is shuffled by the chance stream ``k`` of the game's seed under its shuffle scheme
+(see :mod:`canasta.engine.chance`). The engine performs no I/O and reads no clock.
 """
 
 from __future__ import annotations

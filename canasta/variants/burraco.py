@@ -5,8 +5,8 @@ section "Burraco" ("Denexa"). Where the text leaves a point open the default is
 the nearest Classic reading and the other reading is an option; every such point
 is listed in docs/variants/burraco.md.
 
-The engine plays Burraco through generic mechanisms that the variant switches on
-(``MELD_IDS``: melds with ids and a kind, set or run; ``EXTRA_PILES``: face-down
+The engine plays Burraco by the rule family its flag ``MELD_IDS`` chooses (``MeldIdGame``:
+melds with ids and a kind, set or run), reading its data (``EXTRA_PILES``: face-down
 piles a side picks up when a player runs out of cards; ``CLOSING``: going out
 needs a discard and a hook's conditions) and these hooks: ``arrange_meld``,
 ``set_problem``, ``close_problem``, ``card_value``.
