@@ -83,10 +83,6 @@ class _Failure(Exception):
         self.message = message
 
 
-def _no_deal() -> None:
-    """Stands in for ``Game._deal`` on the replay copy, so the final table stays on it."""
-
-
 def _check_hand_sums(result: HandScore, prev_totals: list[int], num_sides: int) -> list[int]:
     """Check one hand's arithmetic; return its cumulative totals."""
     sides = result["sides"]
@@ -236,7 +232,7 @@ def hand_action_bound(game: Game) -> int:
 def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
     """Replay the actions since ``checkpoint`` with the next deal suppressed: the final table."""
     table = checkpoint.copy()
-    setattr(table, "_deal", _no_deal)  # noqa: B010 - instance override of the engine's deal step
+    table.deals_next_hand = False
     before = len(table.hand_results)
     for a in actions:
         table.apply(a)

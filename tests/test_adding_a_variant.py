@@ -65,15 +65,20 @@ def test_the_new_variant_plays_through_the_soak(flat_fifty: str) -> None:
 # family class of its own, registered for a flag its variants set (docs/architecture.md, "Rule families").
 
 
-class StockOnlyGame(SetMeldGame, plays=frozenset({"STOCK_ONLY"})):
+class StockOnlyGame(SetMeldGame):
     """Set melds on Classic's turn where the discard pile is never taken: every turn draws from the stock.
     Two steps change, the moves and the check; the rest is the family's."""
+
+    PLAYS: ClassVar[frozenset[str]] = frozenset({"STOCK_ONLY"})
 
     def _take_actions(self) -> list[Action]:
         return []
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
         return self._fail(raise_error, "no-pile-taking", "in this house game the discard pile is never taken")
+
+
+Game.register_family(StockOnlyGame)
 
 
 class StockOnlyCanasta(Classic):

@@ -551,7 +551,7 @@ def _final_tables(variant: str, players: int, seed: int, hands: int, short: tupl
         since.append(action)
         if len(game.hand_results) > ended:
             table = checkpoint.copy()
-            setattr(table, "_deal", lambda: None)  # noqa: B010 - keep the final table on the copy
+            table.deals_next_hand = False  # keep the final table on the copy
             for done in since:
                 table.apply(done)
             assert table.hand_results[-1] == game.hand_results[-1]

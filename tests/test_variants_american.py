@@ -983,6 +983,7 @@ def test_bonus_cards_face_down_at_the_end_count_in_hand() -> None:
     assert items(game, 0)["cards_in_hand"] == -(5 + 5 + 5 + 10) - partner  # 6d and the bonus 4h 4s 10h
 
 
+@pytest.mark.patches_engine  # (patches setrules: the pure-Python pass only)
 @pytest.mark.parametrize("rules", [{}, {"initial_pure_meld": "three_naturals", "bonus_cards": False},
                                    {"threes_optional": True, "going_out_overflow": True}])
 def test_direct_play_moves_equal_the_filtered_candidates(monkeypatch: pytest.MonkeyPatch,
@@ -1094,7 +1095,7 @@ def test_soak_rescores_a_special_hand() -> None:
 
     game = pos(hands={0: STRAIGHT_13, 1: "Kh Kd Ks 5c", 2: "8c 9c", 3: "4c"}, melds={1: ["9h 9d 9c"]},
                stock="Ks", opened=[False, True])
-    game._deal = lambda: None  # type: ignore[method-assign]  # keep the final table, as the soak does
+    game.deals_next_hand = False  # keep the final table, as the soak does
     act(game, "draw", "special straight")
     result = game.hand_results[-1]
     _check_final_table(game, result)

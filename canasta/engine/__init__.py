@@ -12,6 +12,15 @@ from canasta.engine import setgame as _setgame
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
 
-__all__ = ["Action", "Game"]
+__all__ = ["Action", "Game", "engine_build"]
 
 _FAMILY_MODULES = (_setgame, _american, _foot, _idmelds, _idturn)
+
+
+def engine_build() -> str:
+    """``"compiled"`` where the engine's modules are mypyc's C extensions (setup.py, ``CANASTA_COMPILE=1``),
+    else ``"pure Python"``."""
+    from canasta.engine import game  # the module object: its file says which build was imported
+
+    return "pure Python" if str(game.__file__).endswith(".py") else "compiled"
+

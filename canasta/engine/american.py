@@ -13,16 +13,20 @@ import canasta.engine.american_table as american_table
 import canasta.engine.setrules as setrules
 from canasta.cards import THREE, format_rank
 from canasta.engine.actions import MELD, Action
-from canasta.engine.game import P_DRAW, P_PLAY
+from canasta.engine.game import P_DRAW, P_PLAY, Game
 from canasta.engine.setgame import SetMeldGame
 from canasta.engine.setmeld import wild_mixes
 from canasta.errors import IllegalActionError, SchemaError
 
 
-class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
+class AmericanGame(SetMeldGame):
     """Classic's turn with Modern American's melds, opening, discards, threes and bonus cards."""
 
+    PLAYS: ClassVar[frozenset[str]] = frozenset({"EXTENDED_SET_RULES"})
+
     LAID_OUT_THREES: ClassVar[tuple[int, ...]] = (12, 13, 14, 15)
+    #: the going-out search's memo (setrules.can_go_out), shared with the copies the search makes
+    _go_out_memo: dict[tuple[object, ...], bool] | None = None
 
     #: per seat, bonus cards held face down until the seat's next turn
     bonus: list[list[int]]
@@ -169,3 +173,6 @@ class AmericanGame(SetMeldGame, plays=frozenset({"EXTENDED_SET_RULES"})):
     def _extra_cards(self) -> list[int]:
         """The bonus cards held face down."""
         return [c for b in self.bonus for c in b]
+
+
+Game.register_family(AmericanGame)

@@ -71,6 +71,7 @@ class SetRulesGame(Protocol):
     _sides: list[int]
     _partners: list[int | None]
     _blocks_pile: list[bool]
+    _go_out_memo: dict[tuple[object, ...], bool] | None
 
     @property
     def is_over(self) -> bool: ...

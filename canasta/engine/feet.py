@@ -50,8 +50,10 @@ def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
 
-class FootGame(SetMeldGame, plays=frozenset({"FEET"})):
+class FootGame(SetMeldGame):
     """Hand and Foot and Triple Play: a foot (and knee) per seat, books closing at seven (see the module text)."""
+
+    PLAYS: ClassVar[frozenset[str]] = frozenset({"FEET"})
 
     #: the hand-passing deal's phase besides Game's
     PHASES: ClassVar[frozenset[str]] = Game.PHASES | {P_PASS}
@@ -760,6 +762,9 @@ class FootGame(SetMeldGame, plays=frozenset({"FEET"})):
                 + [c for ps in self.passing for p in ps for c in p])
 
 
+
+
+Game.register_family(FootGame)
 def _rank_of_meld(cards: tuple[int, ...]) -> int:
     nat = [c for c in cards if not _is_wild(c)]
     return nat[0] >> 2 if nat else WILD_RANK

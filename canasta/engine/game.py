@@ -11,8 +11,11 @@ seed: the deal of hand ``k`` is shuffled by the chance stream ``k`` of the game'
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sized
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
+
+from mypy_extensions import mypyc_attr
 
 import canasta.engine.chance as _chance
 from canasta.cards import (
@@ -53,8 +56,8 @@ def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
 
-#: The variant flags that choose a built-in rule family: each family class registers the set of flags it
-#: plays (``plays=`` in its class statement), and ``Game(variant, ...)`` builds the family whose set is
+#: The variant flags that choose a built-in rule family: each family class names the set of flags it
+#: plays (its ``PLAYS``) and registers itself (``Game.register_family`` after its class statement), and ``Game(variant, ...)`` builds the family whose set is
 #: exactly the variant's true flags. A family defined elsewhere may register a flag of its own.
 FAMILY_FLAGS = ("MELD_IDS", "CLASSIC_TURN", "EXTENDED_SET_RULES", "FEET")
 
@@ -65,11 +68,13 @@ def variant_flags(variant_cls: type) -> frozenset[str]:
     return frozenset(flag for flag in known if getattr(variant_cls, flag, False))
 
 
+# (a family may be defined in plain Python on top of a compiled engine: tests/test_adding_a_variant.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """One game of a variant: a sequence of hands until a side reaches the target.
 
     ``Game(variant, ...)`` returns an instance of the variant's rule family (a subclass registered with
-    ``plays=``; the families live in their own modules, which :mod:`canasta.engine` imports)."""
+    :meth:`register_family`; the families live in their own modules, which :mod:`canasta.engine` imports)."""
 
     variant: Classic
     #: flag set -> family class (filled as the family modules are imported)
@@ -115,18 +120,24 @@ class Game:
     _min_naturals: int
     #: codes worth more than the others of their rank (Mille's Q of spades), listed as moves of their own
     _special_codes: tuple[int, ...]
+    #: False: a finished hand stays on the table (scored, ``hand_over`` set) instead of the next deal, for a client
+    #: that shows or checks the end of a hand on a copy (a replay's last frame, an episode's last step, the soak)
+    deals_next_hand: bool = True
 
-    def __init_subclass__(cls, plays: frozenset[str] | None = None, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if plays is not None:
-            if plays in Game._families:
-                raise TypeError(f"{Game._families[plays].__name__} already plays the variants with {sorted(plays)}")
-            Game._families[plays] = cls
-            cls.PLAYS = plays
+    @staticmethod
+    def register_family(family: type[Game]) -> None:
+        """Make ``family`` the class ``Game(variant, ...)`` builds for the variants with its ``PLAYS`` flags
+        (called once after each family's class statement, explicit so that compiled classes register too)."""
+        plays = family.PLAYS
+        known = Game._families.get(plays)
+        if known is not None and known is not family:
+            raise TypeError(f"{known.__name__} already plays the variants with {sorted(plays)}")
+        Game._families[plays] = family
 
     def __new__(cls, variant: str = "classic", *args: Any, **kwargs: Any) -> Game:
         if cls is Game:
-            cls = Game.family_of(variant)
+            family = Game.family_of(variant)
+            return family.__new__(family)  # this method again, for the family: (compiled) allocates its kind
         return object.__new__(cls)
 
     @staticmethod
@@ -298,8 +309,16 @@ class Game:
     def _legal_actions(self) -> list[Action]:
         raise NotImplementedError  # each family defines it
 
-    def check(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
+    def check(self, action: object) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now.
+
+        Any object is accepted (a client's input, typed or not) and refused unless it is an :class:`Action`."""
+        if not isinstance(action, Action):
+            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+        self._check(action)
+
+    def _check(self, action: Action) -> None:
+        """The family's checks of an action (``check`` has made sure it is one)."""
         raise NotImplementedError  # each family defines it
 
     def _fail(self, raise_error: bool, rule: str, message: str) -> bool:
@@ -316,10 +335,10 @@ class Game:
         return all(hand[c] >= k for c, k in need.items())
 
     # ---------------------------------------------------------- transitions
-    def apply(self, action: Action) -> Game:
+    def apply(self, action: object) -> Game:
         """Check and perform ``action``; on error the game is unchanged."""
         self.check(action)
-        self._do(action)
+        self._do(cast(Action, action))  # (check refused anything else)
         return self
 
     def push(self, action: Action) -> Game:
@@ -386,8 +405,7 @@ class Game:
     # --------------------------------------------------------- persistence
     def copy(self) -> Game:
         """An independent game in the same position (fast: for search)."""
-        g = object.__new__(type(self))
-        g.__dict__.update(self.__dict__)  # immutable members (variant, seed, tuples) are shared
+        g = copy.copy(self)  # immutable members (variant, seed, tuples) are shared
         g.scores = list(self.scores)
         g.hand_results = list(self.hand_results)
         g.history = list(self.history)
@@ -464,8 +482,7 @@ class Game:
         """Cards in play outside the stock, the pile, the hands, the melds and the cards laid out (none here)."""
         return []
 
-    @staticmethod
-    def _loaded_melds(saved: list[Any]) -> list[dict[int, Any]]:
+    def _loaded_melds(self, saved: list[Any]) -> list[dict[int, Any]]:
         """The melds of a saved position, per side (``to_dict``'s ``melds``)."""
         raise NotImplementedError  # each family defines it
 

@@ -21,7 +21,7 @@ Samba's family (:class:`~canasta.engine.idturn.SambaGame`) plays Classic's turn 
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from canasta.cards import JOKER, NUM_CODES, format_card
 from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
@@ -38,8 +38,10 @@ _TWOS = (8, 9, 10, 11)
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
+class MeldIdGame(Game):
     """Burraco: melds with ids (sets and runs), pozzetti, closing (see the module text)."""
+
+    PLAYS: ClassVar[frozenset[str]] = frozenset({"MELD_IDS"})
 
     #: Burraco's variants and Samba's (their hooks: ``arrange_meld``, ``close_problem``, ...), not Classic's
     variant: Any
@@ -216,9 +218,7 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
         return "run", got
 
     # ------------------------------------------------------------- checking
-    def check(self, action: Action) -> None:
-        if not isinstance(action, Action):
-            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+    def _check(self, action: Action) -> None:
         kind = action.kind
         if self.phase == "over":
             raise IllegalActionError("game-over", "the game is over")
@@ -518,7 +518,8 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
             self.winner = won
             self.phase = "over"
             return
-        self._deal()
+        if self.deals_next_hand:
+            self._deal()
 
     # --------------------------------------------------------- observation
     def observation(self, seat: int | None) -> dict[str, Any]:
@@ -550,8 +551,7 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
         d["closed_by"] = self.closed_by
         return d
 
-    @staticmethod
-    def _loaded_melds(saved: list[Any]) -> list[dict[int, Any]]:
+    def _loaded_melds(self, saved: list[Any]) -> list[dict[int, Any]]:
         return [{m.id: m for m in (IdMeld.from_list(x) for x in side)} for side in saved]
 
     def _loaded_meld_problem(self, key: int, meld: Any) -> str | None:
@@ -584,6 +584,9 @@ class MeldIdGame(Game, plays=frozenset({"MELD_IDS"})):
         return [c for p in self.extra_piles for c in p] + [c for p in self.face_down for c in p]
 
 
+
+
+Game.register_family(MeldIdGame)
 def _meld_view(m: IdMeld, burraco_size: int) -> dict[str, Any]:
     return {"id": m.id, "kind": m.kind,
             "rank": format_card(m.rank * 4)[:-1] if m.kind == "set" and m.rank else None,

@@ -28,8 +28,7 @@ then go out (discarded or added to a meld), so a live game always has a legal ac
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, format_card, is_black_three, is_red_three
 from canasta.engine.actions import (
@@ -52,7 +51,7 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
-from canasta.engine.game import RETRACTED_THIS_TURN
+from canasta.engine.game import RETRACTED_THIS_TURN, Game
 from canasta.engine.idmeld import IdMeld
 from canasta.engine.idmelds import MeldIdGame
 from canasta.errors import IllegalActionError
@@ -82,6 +81,16 @@ def _add(card: int, target: int) -> Action:
     return a
 
 
+_TAKES: dict[tuple[int, ...], Action] = {}
+
+
+def _take(cards: tuple[int, ...]) -> Action:
+    a = _TAKES.get(cards)
+    if a is None:
+        a = _TAKES[cards] = Action(TAKE, cards)
+    return a
+
+
 def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[int, int]:
     """``sevens`` after meld ``m`` grows to ``new_size`` cards."""
     if len(m.cards) < size <= new_size:
@@ -89,8 +98,22 @@ def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[in
     return sevens
 
 
-class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
+class SambaGame(MeldIdGame):
     """Samba and its family: meld ids and runs on Classic's turn (see the module text)."""
+
+    PLAYS: ClassVar[frozenset[str]] = frozenset({"MELD_IDS", "CLASSIC_TURN"})
+
+    #: the variant's constants the moves read at every decision, copied once (``_set_card_tables``)
+    _canasta_size: int
+    _max_wilds: int
+    _set_ranks: tuple[int, ...]
+
+    def _set_card_tables(self) -> None:
+        super()._set_card_tables()
+        v = self.variant
+        self._canasta_size = int(v.CANASTA_SIZE)
+        self._max_wilds = int(v.MAX_WILDS)
+        self._set_ranks = tuple(v.SET_RANKS)
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -138,9 +161,10 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
     # -------------------------------------------------------- helpers
     def _sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
         """(seven-card melds, of them runs) of the side, with meld ``changed`` as given."""
-        size = self.variant.CANASTA_SIZE
+        size = self._canasta_size
         n = runs = 0
-        for m in self.melds[side].values():
+        melds: dict[int, IdMeld] = self.melds[side]
+        for m in melds.values():
             if changed is not None and m.id == changed.id:
                 continue
             if len(m.cards) >= size:
@@ -227,10 +251,14 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         held = [c for c in range(base, base + 4) for _ in range(min(hand[c], 2))]
         out: list[Action] = []
         pairs = sorted({(held[i], held[j]) for i in range(len(held)) for j in range(i + 1, len(held))})
-        for a, b in pairs:
-            out.append(Action(TAKE, (a, b)))
+        for pair in pairs:
+            out.append(_take(pair))
         if not self.frozen and self.opened[side]:
-            for mid, m in self.melds[side].items():
+            melds: dict[int, IdMeld] = self.melds[side]
+            suit = top & 3
+            for mid, m in melds.items():
+                if (m.rank != r) if m.kind == "set" else (m.suit != suit):
+                    continue  # (the top card is natural: a set takes its rank, an escalera its suit)
                 if self._add_arrangement(m, top) is not None:
                     out.append(Action(TAKE, (), ID_BASE + mid))
         return [a for a in out if self._check_take(a, False)]
@@ -248,19 +276,23 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         add_meld = out.append  # each meld below is listed once, its cards in code order
 
         # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
-        for r in v.SET_RANKS:
+        for r in self._set_ranks:
             base = r * 4
             if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2:
                 continue
             codes = [c for c in range(base, base + 4) if hand[c]]
-            for pair in combinations_with_replacement(codes, 2):
-                if pair[0] == pair[1] and hand[pair[0]] < 2:
-                    continue
-                for w in wild_codes:  # a 2 sorts before naturals, the joker after
-                    add_meld(_meld((*pair, w) if w == JOKER else (w, *pair)))
-                for c in codes:
-                    if c >= pair[1] and hand[c] >= 1 + (c == pair[1]) + (c == pair[0]):
-                        add_meld(_meld((*pair, c)))
+            n = len(codes)
+            for i in range(n):  # each pair x <= y of the codes held (a pair of one code: two copies held)
+                x = codes[i]
+                for j in range(i, n):
+                    y = codes[j]
+                    if i == j and hand[x] < 2:
+                        continue
+                    for w in wild_codes:  # a 2 sorts before naturals, the joker after
+                        add_meld(_meld((x, y, w) if w == JOKER else (w, x, y)))
+                    for c in codes[j:]:  # a third natural, from y on
+                        if hand[c] >= 1 + (c == y) + (c == x):
+                            add_meld(_meld((x, y, c)))
         # New escaleras: three consecutive cards of a suit, 4 up to the ace.
         for s in range(4):
             for lo in range(4, 13):
@@ -278,12 +310,14 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         # Black threes: only when going out (checked below), so every size held is a start of its own: with
         # 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
         bt = hand[12] + hand[15]
-        for count in range(3, min(bt, v.CANASTA_SIZE) + 1):
+        canasta_size = self._canasta_size
+        for count in range(3, min(bt, canasta_size) + 1):
             add_meld(_meld(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12]))))
         # Additions: one card onto one of the side's melds.
         held = [c for c in range(8, NUM_CODES) if hand[c]]
-        for mid, m in self.melds[side].items():
-            if len(m.cards) >= v.CANASTA_SIZE:
+        melds: dict[int, IdMeld] = self.melds[side]
+        for mid, m in melds.items():
+            if len(m.cards) >= canasta_size:
                 continue
             target = ID_BASE + mid
             if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia), of deuces (Italian)
@@ -292,7 +326,7 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
             elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
-                if m.rank != 3 and m.wilds < v.MAX_WILDS:
+                if m.rank != 3 and m.wilds < self._max_wilds:
                     cands += wild_codes
             else:
                 lo, hi = m.cards[0] >> 2, m.cards[-1] >> 2
@@ -327,9 +361,7 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         return out
 
     # ------------------------------------------------------------- checking
-    def check(self, action: Action) -> None:
-        if not isinstance(action, Action):
-            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+    def _check(self, action: Action) -> None:
         kind = action.kind
         ph = self.phase
         if ph == "over":
@@ -785,4 +817,7 @@ class SambaGame(MeldIdGame, plays=frozenset({"MELD_IDS", "CLASSIC_TURN"})):
         return obs
 
 
+
+
+Game.register_family(SambaGame)
 __all__ = ["SambaGame"]

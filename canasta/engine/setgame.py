@@ -11,6 +11,10 @@ minimum, and going out needs the variant's canastas; the variant supplies the ta
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
+
 from canasta.cards import (
     BLACK_THREE_CODES,
     JOKER,
@@ -52,6 +56,7 @@ from canasta.engine.game import (
     P_OVER,
     P_PASS,
     P_PLAY,
+    Game,
     _is_wild,
 )
 from canasta.engine.setmeld import WILD_RANK, Meld, wild_mixes
@@ -60,8 +65,12 @@ from canasta.engine.setplay import SetMeldPlay, _rank_name
 from canasta.errors import IllegalActionError
 
 
-class SetMeldGame(SetMeldPlay, plays=frozenset()):
+# a house game may extend this family in plain Python (tests/test_adding_a_variant.py) when the engine is compiled
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SetMeldGame(SetMeldPlay):
     """Melds keyed by rank, the pile frozen and taken with a natural pair, red threes laid out."""
+
+    PLAYS: ClassVar[frozenset[str]] = frozenset()
 
     def _legal_actions(self) -> list[Action]:
         if self.phase == P_DRAW:
@@ -318,10 +327,7 @@ class SetMeldGame(SetMeldPlay, plays=frozenset()):
         return counts[0] >= v.canastas_to_go_out and counts[1] >= v.natural_canastas_to_go_out
 
     # ------------------------------------------------------------- checking
-    def check(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
-        if not isinstance(action, Action):
-            raise IllegalActionError("not-an-action", f"{action!r} is not an action")
+    def _check(self, action: Action) -> None:
         kind = action.kind
         ph = self.phase
         if ph == P_OVER:
@@ -698,3 +704,6 @@ class SetMeldGame(SetMeldPlay, plays=frozenset()):
                      f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: meld more or retract "
                      f"({self.variant.rule_source('minimum-count')})")
         return True
+
+
+Game.register_family(SetMeldGame)

@@ -26,7 +26,8 @@ class Meld:
 
     __slots__ = ("cards", "naturals", "rank", "wilds")
 
-    def __init__(self, rank: int, cards: list[int] | None = None) -> None:
+    # (every argument has a default: copy.deepcopy and pickle build the compiled class without arguments)
+    def __init__(self, rank: int = 0, cards: list[int] | None = None) -> None:
         self.rank = rank
         self.cards: list[int] = []
         self.naturals = 0

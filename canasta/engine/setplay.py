@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from canasta.cards import (
     JOKER,
     NUM_CODES,
@@ -56,6 +58,7 @@ def _rank_name(rank: int, threes_ordinary: bool = False) -> str:
     return format_rank(rank) + "s"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SetMeldPlay(Game):
     """The set-meld state changes, its queries and its view (the steps every move of the family ends in)."""
 
@@ -539,7 +542,8 @@ class SetMeldPlay(Game):
             self.winner = self.scores.index(top)
             self.phase = P_OVER
             return
-        self._deal()
+        if self.deals_next_hand:
+            self._deal()
 
     def _record_deal_in_result(self, deal: dict[str, Any]) -> None:
         """Copy the family's records of the hand's ``deal`` into its result (Hand and Foot's self-deal); none here."""
@@ -599,8 +603,7 @@ class SetMeldPlay(Game):
         }
         return obs
 
-    @staticmethod
-    def _loaded_melds(saved: list[Any]) -> list[dict[int, Any]]:
+    def _loaded_melds(self, saved: list[Any]) -> list[dict[int, Any]]:
         """The melds of a saved position, per side (``to_dict``'s ``melds``)."""
         return [{rank: Meld(rank, list(cards)) for rank, cards in side_melds} for side_melds in saved]
 

@@ -588,9 +588,9 @@ def can_go_out(g: SetRulesGame) -> bool:
         return counted
     if _surely_stuck(g):
         return False
-    memo: dict[tuple[object, ...], bool] | None = g.__dict__.get("_go_out_memo")
+    memo = g._go_out_memo
     if memo is None or len(memo) > 20000:
-        memo = g.__dict__["_go_out_memo"] = {}
+        memo = g._go_out_memo = {}
     return _go_out_search(_light_copy(g), memo, [0])
 
 
@@ -701,7 +701,7 @@ def _go_out_search(g: SetRulesGame, memo: dict[tuple[object, ...], bool], nodes:
     c = g.copy()
     c.permission = None
     c.asked = True  # no asking inside the search
-    c.__dict__["_go_out_memo"] = memo
+    c._go_out_memo = memo
     # each step is checked in full here (the search does not lean on filter_play's shortcuts)
     if g.hand_sizes[seat] == 1:
         ok = _canastas(g, side) >= c.variant.canastas_to_go_out and pending_met(g, side) and any(

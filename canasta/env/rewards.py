@@ -109,9 +109,5 @@ def _hand_totals(result: Any) -> list[int]:
 def stop_after_hand(game: Game) -> None:
     """Let the hand being played end without the next deal, so that the episode's last observation shows
     the finished hand (its melds, the cards left in the hands) rather than a fresh deal. The soak's final-
-    table check suppresses the deal the same way (an instance override of the engine's deal step)."""
-    setattr(game, "_deal", _no_deal)  # noqa: B010
-
-
-def _no_deal() -> None:
-    """Stands in for ``Game._deal``: the finished hand stays on the table."""
+    table check suppresses the deal the same way (the engine's ``deals_next_hand``)."""
+    game.deals_next_hand = False

@@ -443,7 +443,7 @@ class TerminalGame:
             if g.is_over:
                 finished = g.observation(self.seat)
             else:  # the engine deals the next hand at once: replay the last action on a copy that does not deal
-                probe._deal = lambda: None  # type: ignore[method-assign]
+                probe.deals_next_hand = False
                 probe.apply(action)
                 finished = probe.observation(self.seat)
             self.undo_stack.clear()

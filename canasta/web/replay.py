@@ -111,11 +111,10 @@ def _frame_end(before: Game, action: Action, result: dict[str, Any]) -> dict[str
     """The table as the hand ended: the last action played on a copy whose hand is kept open.
 
     The engine scores the hand and deals the next one inside the action, so the game after it
-    shows the new deal; the copy's ``_end_hand`` only marks the hand over (once per hand: cheap).
-    See /tmp/canasta-requests.md for a public hook that would replace this.
+    shows the new deal; the copy keeps the finished hand on the table (``deals_next_hand``).
     """
     table = before.copy()
-    setattr(table, "_end_hand", lambda went_out=None, concealed=False: setattr(table, "hand_over", True))  # noqa: B010
+    table.deals_next_hand = False
     table.push(action)
     frame = _frame(table)
     frame["actor"] = None

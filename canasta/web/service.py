@@ -919,7 +919,7 @@ def keep_finished_table(live: Live, action: Action) -> None:
     if before is None or game.is_over or not hand_just_ended(game):
         live.finished = None
         return
-    before._deal = lambda: None  # type: ignore[method-assign]
+    before.deals_next_hand = False
     before.push(action)
     live.finished = before
 
