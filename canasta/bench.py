@@ -42,6 +42,7 @@ import sys
 import time
 from typing import Any
 
+from canasta.engine import engine_build
 from canasta.engine.game import Game
 from canasta.variants import find_variant
 
@@ -69,6 +70,7 @@ def machine_info() -> dict[str, Any]:
         "nproc": os.cpu_count(),
         "platform": platform.platform(),
         "processor": platform.machine(),
+        "engine": engine_build(),
     }
 
 
@@ -307,7 +309,8 @@ def render_bench(result: dict[str, Any]) -> str:
     rules = ", ".join(f"{k}={v}" for k, v in sorted(result["rules"].items())) or "defaults"
     lines = [
         f"canasta bench: {result['variant']}, {result['players']} players, rules: {rules}, first seed {result['seed']}",
-        f"machine: {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}",
+        f"machine: {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}; "
+        f"engine: {m.get('engine', 'pure Python')}",
         "",
         f"{'loop':<10} {'actions/s':>12} {'hands/s':>10} {'actions/hand':>13} {'games':>7} {'hands':>7} {'actions':>10} {'seconds':>8}",
     ]

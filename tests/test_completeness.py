@@ -180,6 +180,7 @@ def test_american_initial_mixed_meld_of_two_naturals_and_two_wild_cards_listed()
 _FAMILIES = ("classic", "mille", "american", "hand-and-foot", "samba", "burraco")
 
 
+@pytest.mark.patches_engine  # (patches Game.legal_actions: the pure-Python pass only)
 @pytest.mark.parametrize("variant", _FAMILIES)
 @pytest.mark.parametrize("kind", ["meld", "discard", "add"])
 def test_checker_reports_an_injected_omission(variant: str, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
