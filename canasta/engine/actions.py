@@ -100,15 +100,29 @@ END_ACTION = Action(END)
 DISCARD_ACTIONS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 #: the addition of each natural card code to the meld of its rank
 ADD_NATURAL_ACTIONS = [Action(ADD, (c,), c >> 2) for c in range(NUM_CODES)]
-_ADD_WILD: dict[tuple[int, int], Action] = {}
+_ADD_CACHE: dict[tuple[int, int], Action] = {}
 _MELD_CACHE: dict[tuple[int, ...], Action] = {}
+_TAKE_CACHE: dict[tuple[int, ...], Action] = {}
+
+
+def add_action(card: int, target: int) -> Action:
+    """The addition of ``card`` to the meld ``target`` (a rank, or ``ID_BASE`` + a meld id) (interned)."""
+    a = _ADD_CACHE.get((card, target))
+    if a is None:
+        a = _ADD_CACHE[(card, target)] = Action(ADD, (card,), target)
+    return a
 
 
 def add_wild_action(w: int, rank: int) -> Action:
     """The addition of the wild card ``w`` to the meld of ``rank`` (interned)."""
-    a = _ADD_WILD.get((w, rank))
+    return add_action(w, rank)
+
+
+def take_action(cards: tuple[int, ...]) -> Action:
+    """The take of the pile with ``cards`` from the hand (interned)."""
+    a = _TAKE_CACHE.get(cards)
     if a is None:
-        a = _ADD_WILD[(w, rank)] = Action(ADD, (w,), rank)
+        a = _TAKE_CACHE[cards] = Action(TAKE, cards)
     return a
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, cast
 
 from canasta.cards import JOKER, NUM_CODES, format_card
-from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action
+from canasta.engine.actions import ADD, DISCARD, DRAW, DRAW_ACTION, MELD, TAKE, Action, add_action, meld_action
+from canasta.engine.actions import DISCARD_ACTIONS as _DISCARDS
 from canasta.engine.game import Game
 from canasta.engine.idmeld import IdMeld as IdMeld  # defined there (idturn uses it too); re-exported
 from canasta.errors import IllegalActionError
@@ -33,7 +34,6 @@ from canasta.runs import arrange_run, is_wild
 from canasta.scoring import score_meld_side
 
 _TAKE_ACTION = Action(TAKE)
-_DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
@@ -47,6 +47,8 @@ class MeldIdGame(Game):
     variant: Any
     #: per side, meld id -> IdMeld (Any: Game types its melds as set melds)
     melds: list[dict[int, Any]]
+    _set_ranks: tuple[int, ...]
+    _max_wilds: int
 
     def _set_card_tables(self) -> None:
         """The meld-id moves read none of the set family's card tables: neutral ones, nothing laid out."""
@@ -56,6 +58,9 @@ class MeldIdGame(Game):
         self._min_naturals = 2
         self._special_codes = ()
         self._laid_out = [False] * NUM_CODES
+        # the variant's constants the moves read at every decision, copied once
+        self._set_ranks = tuple(self.variant.SET_RANKS)
+        self._max_wilds = int(self.variant.MAX_WILDS)
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -118,22 +123,16 @@ class MeldIdGame(Game):
         seat = self.turn
         side = self._sides[seat]
         hand = self.hands[seat]
-        v = self.variant
         out: list[Action] = []
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         wild_codes = [c for c in held if c == JOKER or 8 <= c <= 11]
-        melds = self.melds[side]
+        melds: dict[int, IdMeld] = self.melds[side]
         set_ranks = {m.rank for m in melds.values() if m.kind == "set"}
         seen: set[tuple[int, ...]] = set()
-
-        def add_meld(cards: tuple[int, ...]) -> None:
-            key = tuple(sorted(cards))
-            if key not in seen:
-                seen.add(key)
-                out.append(Action(MELD, key))
+        add_meld = _MeldLister(out, seen)
 
         # New sets: three naturals of a rank, or two and a wild card.
-        for r in v.SET_RANKS:
+        for r in self._set_ranks:
             base = r * 4
             if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2 or r in set_ranks:
                 continue
@@ -182,7 +181,7 @@ class MeldIdGame(Game):
                 cands += [c for c in wild_codes if c not in cands]
             for c in cands:
                 if self._add_arrangement(m, c) is not None:
-                    out.append(Action(ADD, (c,), target))
+                    out.append(add_action(c, target))
         size = self.hand_sizes[seat]
         if size <= 4:
             out = [a for a in out if self._check_meld(a, False)]
@@ -198,15 +197,14 @@ class MeldIdGame(Game):
 
     def _add_arrangement(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
         """The meld after adding card ``c`` (kind, arrangement), or None if ``c`` cannot go on it."""
-        v = self.variant
         if m.kind == "set":
             if is_wild(c):
-                if m.wilds >= v.MAX_WILDS:
+                if m.wilds >= self._max_wilds:
                     return None
             elif c >> 2 != m.rank:
                 return None
             return "set", ((*m.cards, c), -1, 0)
-        got = arrange_run([*m.cards, c], v.MAX_WILDS)
+        got = arrange_run([*m.cards, c], self._max_wilds)
         if got is None:
             return None
         if m.wilds and is_wild(c):
@@ -587,6 +585,20 @@ class MeldIdGame(Game):
 
 
 Game.register_family(MeldIdGame)
+class _MeldLister:
+    """Lists each new meld once (its cards sorted: one action for each set of cards)."""
+
+    def __init__(self, out: list[Action], seen: set[tuple[int, ...]]) -> None:
+        self.out = out
+        self.seen = seen
+
+    def __call__(self, cards: tuple[int, ...]) -> None:
+        key = tuple(sorted(cards))
+        if key not in self.seen:
+            self.seen.add(key)
+            self.out.append(meld_action(key))
+
+
 def _meld_view(m: IdMeld, burraco_size: int) -> dict[str, Any]:
     return {"id": m.id, "kind": m.kind,
             "rank": format_card(m.rank * 4)[:-1] if m.kind == "set" and m.rank else None,

@@ -50,7 +50,11 @@ from canasta.engine.actions import (
     YES,
     YES_ACTION,
     Action,
+    add_action,
+    meld_action,
+    take_action,
 )
+from canasta.engine.actions import DISCARD_ACTIONS as _DISCARDS
 from canasta.engine.game import RETRACTED_THIS_TURN, Game
 from canasta.engine.idmeld import IdMeld
 from canasta.engine.idmelds import MeldIdGame
@@ -58,37 +62,8 @@ from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_ids, merge_target
 from canasta.runs import is_wild
 
-_DISCARDS = [Action(DISCARD, (c,)) for c in range(NUM_CODES)]
 _TWOS = (8, 9, 10, 11)
 _BLACK_THREES = (12, 15)
-
-
-_MELDS: dict[tuple[int, ...], Action] = {}
-_ADDS: dict[tuple[int, int], Action] = {}
-
-
-def _meld(cards: tuple[int, ...]) -> Action:
-    a = _MELDS.get(cards)
-    if a is None:
-        a = _MELDS[cards] = Action(MELD, cards)
-    return a
-
-
-def _add(card: int, target: int) -> Action:
-    a = _ADDS.get((card, target))
-    if a is None:
-        a = _ADDS[(card, target)] = Action(ADD, (card,), target)
-    return a
-
-
-_TAKES: dict[tuple[int, ...], Action] = {}
-
-
-def _take(cards: tuple[int, ...]) -> Action:
-    a = _TAKES.get(cards)
-    if a is None:
-        a = _TAKES[cards] = Action(TAKE, cards)
-    return a
 
 
 def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[int, int]:
@@ -105,15 +80,17 @@ class SambaGame(MeldIdGame):
 
     #: the variant's constants the moves read at every decision, copied once (``_set_card_tables``)
     _canasta_size: int
-    _max_wilds: int
-    _set_ranks: tuple[int, ...]
+    _deuce_sets: bool
+    _wild_sets: bool
+    _merge_sets: bool
 
     def _set_card_tables(self) -> None:
         super()._set_card_tables()
         v = self.variant
         self._canasta_size = int(v.CANASTA_SIZE)
-        self._max_wilds = int(v.MAX_WILDS)
-        self._set_ranks = tuple(v.SET_RANKS)
+        self._deuce_sets = bool(v.DEUCE_SETS)
+        self._wild_sets = bool(v.WILD_SETS)
+        self._merge_sets = bool(v.MERGE_SETS)
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -187,7 +164,7 @@ class SambaGame(MeldIdGame):
         need: str | None = self.variant.initial_canasta(self.scores[side])
         if need is None:
             return True
-        size = self.variant.CANASTA_SIZE
+        size = self._canasta_size
         ids = set(self.turn_created)
         if changed is not None:
             ids.add(changed.id)
@@ -252,7 +229,7 @@ class SambaGame(MeldIdGame):
         out: list[Action] = []
         pairs = sorted({(held[i], held[j]) for i in range(len(held)) for j in range(i + 1, len(held))})
         for pair in pairs:
-            out.append(_take(pair))
+            out.append(take_action(pair))
         if not self.frozen and self.opened[side]:
             melds: dict[int, IdMeld] = self.melds[side]
             suit = top & 3
@@ -271,7 +248,7 @@ class SambaGame(MeldIdGame):
         out: list[Action] = []
         two = next((c for c in _TWOS if hand[c]), None)
         # Italian: no 2 plays wild while the side's meld of deuces is short of a canasta
-        two_wild = None if v.DEUCE_SETS and v.deuces_barred(self, side) else two
+        two_wild = None if two is not None and self._deuce_sets and v.deuces_barred(self, side) else two
         wild_codes = ([JOKER] if hand[JOKER] else []) + ([two_wild] if two_wild is not None else [])
         add_meld = out.append  # each meld below is listed once, its cards in code order
 
@@ -289,30 +266,30 @@ class SambaGame(MeldIdGame):
                     if i == j and hand[x] < 2:
                         continue
                     for w in wild_codes:  # a 2 sorts before naturals, the joker after
-                        add_meld(_meld((x, y, w) if w == JOKER else (w, x, y)))
+                        add_meld(meld_action((x, y, w) if w == JOKER else (w, x, y)))
                     for c in codes[j:]:  # a third natural, from y on
                         if hand[c] >= 1 + (c == y) + (c == x):
-                            add_meld(_meld((x, y, c)))
+                            add_meld(meld_action((x, y, c)))
         # New escaleras: three consecutive cards of a suit, 4 up to the ace.
         for s in range(4):
             for lo in range(4, 13):
                 if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
-                    add_meld(_meld((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
-        if v.DEUCE_SETS:  # Italian: a meld of three deuces
+                    add_meld(meld_action((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        if self._deuce_sets:  # Italian: a meld of three deuces
             twos = [c for c in _TWOS for _ in range(hand[c])]
             if len(twos) >= 3:
-                add_meld(_meld(tuple(twos[:3])))
-        if v.WILD_SETS:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
+                add_meld(meld_action(tuple(twos[:3])))
+        if self._wild_sets:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
             twos = [c for c in _TWOS for _ in range(hand[c])]
             for k in range(min(hand[JOKER], 3) + 1):
                 if len(twos) >= 3 - k:
-                    add_meld(_meld((*twos[:3 - k], *[JOKER] * k)))
+                    add_meld(meld_action((*twos[:3 - k], *[JOKER] * k)))
         # Black threes: only when going out (checked below), so every size held is a start of its own: with
         # 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
         bt = hand[12] + hand[15]
         canasta_size = self._canasta_size
         for count in range(3, min(bt, canasta_size) + 1):
-            add_meld(_meld(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12]))))
+            add_meld(meld_action(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12]))))
         # Additions: one card onto one of the side's melds.
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         melds: dict[int, IdMeld] = self.melds[side]
@@ -334,8 +311,8 @@ class SambaGame(MeldIdGame):
                          if 16 <= c < 60 and hand[c]]
             # (the candidates fit: a set takes its rank and wild cards up to the limit, an
             # escalera its suit's next card at either end, until seven cards)
-            out.extend(_add(c, target) for c in cands)
-        if v.MERGE_SETS:
+            out.extend(add_action(c, target) for c in cands)
+        if self._merge_sets:
             out.extend(self._merge_actions(side))
         size = self.hand_sizes[seat]
         # an action that leaves at most one card (going out), or melds black threes, is checked fully
@@ -471,7 +448,7 @@ class SambaGame(MeldIdGame):
                          f"{format_card(top)} cannot go on {m.describe()} by itself: 'the discard pile cannot be "
                          "taken in order to form a new escalera'")
             new_cards = []
-            sevens = _grow(self._sevens(side), m, len(got[1][0]), v.CANASTA_SIZE)
+            sevens = _grow(self._sevens(side), m, len(got[1][0]), self._canasta_size)
         rest = sum(1 for c in self.pile[:-1] if not is_red_three(c))
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -506,9 +483,9 @@ class SambaGame(MeldIdGame):
         c = action.cards[0]
         res = self._add_arrangement(old, c)
         if res is None:
-            if len(old.cards) >= v.CANASTA_SIZE:
+            if len(old.cards) >= self._canasta_size:
                 return None, "no more cards can be added to a canasta or samba"
-            if v.DEUCE_SETS and old.kind == "set" and old.rank == 0:
+            if self._deuce_sets and old.kind == "set" and old.rank == 0:
                 return None, "a meld of deuces holds deuces only (no joker)"
             if is_wild(c) and old.kind == "run":
                 return None, "wild cards can only be used in sets; they are prohibited in escaleras"
@@ -543,7 +520,7 @@ class SambaGame(MeldIdGame):
         m, bad = self._meld_made_by(action)
         if m is None:
             return f(raise_error, self._refusal_rule(bad), bad)
-        if v.DEUCE_SETS:
+        if self._deuce_sets:
             why = v.deuce_problem(self, side, m.cards, action.cards)
             if why:
                 return f(raise_error, "deuce-wild", why)
@@ -568,9 +545,9 @@ class SambaGame(MeldIdGame):
                 others.append(m)
             for cur in others:
                 got = self._add_arrangement(cur, last)
-                if got is None or (v.DEUCE_SETS and v.deuce_problem(self, side, got[1][0], (last,))):
+                if got is None or (self._deuce_sets and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
-                if self._going_out_problem(side, _grow(sevens, cur, len(got[1][0]), v.CANASTA_SIZE),
+                if self._going_out_problem(side, _grow(sevens, cur, len(got[1][0]), self._canasta_size),
                                            pending_met) is None:
                     return True
         return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
@@ -589,7 +566,7 @@ class SambaGame(MeldIdGame):
             return None, "merge-sets", "only sets combine: 'Escaleras may not be merged or split'"
         if ma.rank != mb.rank:
             return None, "merge-rank", "'A player may combine two existing sets into one big set': sets of one rank"
-        if len(ma.cards) + len(mb.cards) > v.CANASTA_SIZE:
+        if len(ma.cards) + len(mb.cards) > self._canasta_size:
             return None, "canasta-closed", "'Melds are capped at a maximum size of seven cards'"
         got = v.arrange_meld([*ma.cards, *mb.cards])
         if isinstance(got, str):
@@ -602,7 +579,7 @@ class SambaGame(MeldIdGame):
 
     def _merge_actions(self, side: int) -> list[Action]:
         """The side's legal merges: pairs of sets of one rank (each 3 or 4 cards: at most seven together)."""
-        size = self.variant.CANASTA_SIZE
+        size = self._canasta_size
         small = [m for m in self.melds[side].values() if m.kind == "set" and 2 * len(m.cards) < size + 2]
         out: list[Action] = []
         for i, ma in enumerate(small):

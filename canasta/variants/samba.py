@@ -501,8 +501,8 @@ class Italian(Samba):
     def deuces_barred(self, game: Any, side: int) -> bool:
         """'a partnership may not play deuces as wild cards if deuces have been melded and a canasta is
         incomplete' (option ``deuce_rule``)."""
-        deuce_melds = [m for m in game.melds[side].values() if m.kind == "set" and m.cards
-                       and all(_is_two(c) for c in m.cards)]
+        deuce_melds = [m for m in game.melds[side].values() if m.kind == "set" and m.rank == 0 and m.cards
+                       and all(_is_two(c) for c in m.cards)]  # (a set of wild cards only has rank 0)
         if not deuce_melds:
             return False
         if self.rules["deuce_rule"] == "no_canasta":
