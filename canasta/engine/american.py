@@ -14,24 +14,16 @@ import canasta.engine.setrules as setrules
 from canasta.cards import THREE, format_rank
 from canasta.engine.actions import MELD, Action
 from canasta.engine.game import P_DRAW, P_PLAY, Game
-from canasta.engine.setgame import SetMeldGame
 from canasta.engine.setmeld import wild_mixes
 from canasta.errors import IllegalActionError, SchemaError
 
 
-class AmericanGame(SetMeldGame):
+class AmericanGame(american_table.SetRulesGame):
     """Classic's turn with Modern American's melds, opening, discards, threes and bonus cards."""
 
     PLAYS: ClassVar[frozenset[str]] = frozenset({"EXTENDED_SET_RULES"})
 
     LAID_OUT_THREES: ClassVar[tuple[int, ...]] = (12, 13, 14, 15)
-    #: the going-out search's memo (setrules.can_go_out), shared with the copies the search makes
-    _go_out_memo: dict[tuple[object, ...], bool] | None = None
-
-    #: per seat, bonus cards held face down until the seat's next turn
-    bonus: list[list[int]]
-    #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
-    asked_hand: list[bool]
 
     # ------------------------------------------------------------------ deal and turn
     def _deal_family_state(self) -> None:
@@ -150,10 +142,7 @@ class AmericanGame(SetMeldGame):
 
     # ------------------------------------------------------------------ persistence
     def copy(self) -> AmericanGame:
-        g = cast(AmericanGame, super().copy())
-        g.bonus = [list(b) for b in self.bonus]
-        g.asked_hand = list(self.asked_hand)
-        return g
+        return cast(AmericanGame, super().copy())
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()

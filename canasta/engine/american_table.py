@@ -4,13 +4,14 @@ laid out and replaced (and kept in hand where the variant allows), bonus cards (
 drawn after the discard of the initial meld's turn while the turn card is in the stock, added to the hand at
 the seat's next turn), the special hands, and the cheap counts the going-out search starts from.
 
-The functions take the game as their first argument (a :class:`SetRulesGame`); the variant supplies the data.
+The functions take the game as their first argument (a :class:`SetRulesGame`, the state they read, which
+``AmericanGame`` extends); the variant supplies the data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, cast
 
 from canasta.cards import JOKER
 from canasta.engine.actions import (
@@ -20,81 +21,35 @@ from canasta.engine.actions import (
     SPECIAL_HANDS,
     Action,
 )
+from canasta.engine.setgame import SetMeldGame
 from canasta.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from canasta.engine.setmeld import Meld
     from canasta.variants.american import American
-    from canasta.variants.classic import Classic
 
 
-class SetRulesGame(Protocol):
-    """The game as these rules read and change it: the part of ``AmericanGame`` they use.
+class SetRulesGame(SetMeldGame):
+    """The game as these rules read and change it: Classic's set melds and turn with Modern American's own state.
 
-    :mod:`canasta.engine.american` imports this module (its ``AmericanGame`` sends Modern American's decision
-    points here), so this module names the game by what it uses instead of importing it back: the one
-    implementation is ``AmericanGame``, and mypy checks that it fits wherever the game passes itself to these
-    functions.
+    :mod:`canasta.engine.american` imports this module (its ``AmericanGame``, the one subclass, sends Modern
+    American's decision points here), so the state these functions use is declared here, below both: a real
+    class rather than a Protocol, so that the compiled engine reads its fields directly.
     """
 
-    variant: Classic
-    num_sides: int
-    hand_no: int
-    turn: int
-    phase: str
-    stock: list[int]
-    pile: list[int]
-    hands: list[list[int]]
-    hand_sizes: list[int]
-    melds: list[dict[int, Meld]]
-    red_threes: list[list[int]]
-    opened: list[bool]
-    known: list[list[int]]
+    #: per seat, bonus cards held face down until the seat's next turn
     bonus: list[list[int]]
-    history: list[tuple[int, Action, tuple[int, ...]]]
-    deals: list[dict[str, Any]]
-    hand_results: list[dict[str, Any]]
-    drawn: bool
-    took_pile: bool
-    opened_turn: bool
-    turn_created: set[int]
-    turn_added_existing: bool
-    pile_aside: list[int] | None
-    pile_barred: bool
-    pending_value: int
-    unusable: list[int] | None
-    no_discard: bool
-    permission: bool | None
-    asked: bool
+    #: per seat, asked 'may I go out?' in this hand (Terms: 'only once in each hand')
     asked_hand: list[bool]
-    take_snapshot: dict[str, Any] | None
-    _sides: list[int]
-    _partners: list[int | None]
-    _blocks_pile: list[bool]
-    _go_out_memo: dict[tuple[object, ...], bool] | None
+    #: the going-out search's memo (setrules.can_go_out), shared with the copies the search makes
+    _go_out_memo: dict[tuple[object, ...], bool] | None = None
 
-    @property
-    def is_over(self) -> bool: ...
+    def copy(self) -> SetRulesGame:
+        g = cast(SetRulesGame, super().copy())
+        g.bonus = [list(b) for b in self.bonus]
+        g.asked_hand = list(self.asked_hand)
+        return g
 
-    def legal_actions(self) -> list[Action]: ...
-
-    def push(self, action: Action) -> object: ...
-
-    def copy(self) -> SetRulesGame: ...
-
-    def minimum(self, side: int) -> int: ...
-
-    def _has_cards(self, hand: list[int], cards: tuple[int, ...]) -> bool: ...
-
-    def _remove_from_hand(self, seat: int, cards: tuple[int, ...]) -> None: ...
-
-    def _take_rest(self, seat: int, rest: list[int]) -> None: ...
-
-    def _next_turn(self) -> None: ...
-
-    def _go_out(self, seat: int) -> None: ...
-
-    def _end_hand(self, went_out: int | None, concealed: bool = False, special: str | None = None) -> None: ...
 
 WILD_RANK = 1
 THREE_CODES = (12, 13, 14, 15)

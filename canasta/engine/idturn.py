@@ -66,7 +66,7 @@ _TWOS = (8, 9, 10, 11)
 _BLACK_THREES = (12, 15)
 
 
-def _grow(sevens: tuple[int, int], m: Any, new_size: int, size: int) -> tuple[int, int]:
+def _grow(sevens: tuple[int, int], m: IdMeld, new_size: int, size: int) -> tuple[int, int]:
     """``sevens`` after meld ``m`` grows to ``new_size`` cards."""
     if len(m.cards) < size <= new_size:
         return sevens[0] + 1, sevens[1] + (m.kind == "run")
@@ -136,7 +136,7 @@ class SambaGame(MeldIdGame):
         return True
 
     # -------------------------------------------------------- helpers
-    def _sevens(self, side: int, changed: Any = None) -> tuple[int, int]:
+    def _sevens(self, side: int, changed: IdMeld | None = None) -> tuple[int, int]:
         """(seven-card melds, of them runs) of the side, with meld ``changed`` as given."""
         size = self._canasta_size
         n = runs = 0
@@ -155,7 +155,7 @@ class SambaGame(MeldIdGame):
     def _pending_met(self, side: int) -> bool:
         return self.opened[side] or not self.turn_created or self._initial_meld_ok(side, self.pending_value)
 
-    def _initial_meld_ok(self, side: int, value: int, changed: Any = None) -> bool:
+    def _initial_meld_ok(self, side: int, value: int, changed: IdMeld | None = None) -> bool:
         """Do the melds of this turn (with meld ``changed`` as given), worth ``value``, make the initial meld?
 
         The minimum in points, and where the variant asks for it (Brazilian) a canasta among them."""
@@ -193,7 +193,7 @@ class SambaGame(MeldIdGame):
         side = self._sides[self.turn]
         return self.variant.going_out_problem(*self._sevens(side)) is None
 
-    def _add_arrangement(self, m: Any, c: int) -> Any:
+    def _add_arrangement(self, m: IdMeld, c: int) -> Any:
         return self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
 
     # -------------------------------------------------------- legal actions
@@ -466,7 +466,7 @@ class SambaGame(MeldIdGame):
                 return f(raise_error, "cannot-go-out", why)
         return True
 
-    def _meld_made_by(self, action: Action) -> tuple[Any, str]:
+    def _meld_made_by(self, action: Action) -> tuple[IdMeld | None, str]:
         side = self._sides[self.turn]
         v = self.variant
         if action.kind == MELD:
@@ -552,7 +552,7 @@ class SambaGame(MeldIdGame):
                     return True
         return f(raise_error, "cannot-go-out", why + " (a meld may leave one card only if you can then go out)")
 
-    def _merged(self, side: int, a: int, b: int) -> tuple[Any, str, str]:
+    def _merged(self, side: int, a: int, b: int) -> tuple[IdMeld | None, str, str]:
         """(meld a with meld b combined into it, or None; the rule and the reason when it cannot be)."""
         v = self.variant
         if not v.MERGE_SETS:
@@ -640,6 +640,7 @@ class SambaGame(MeldIdGame):
             self._do_take(action)
         elif kind in (MELD, ADD):
             m, _ = self._meld_made_by(action)
+            assert m is not None  # (performed actions were checked)
             if kind == MELD:
                 self.next_meld_id += 1
                 self.turn_created.add(m.id)
