@@ -66,6 +66,15 @@ _TWOS = (8, 9, 10, 11)
 _BLACK_THREES = (12, 15)
 
 
+#: the most answers a memo of the variant's arrangements keeps before it starts again
+MEMO_LIMIT = 20000
+
+
+def _cannot_take(m: IdMeld, natural: int) -> bool:
+    """A natural card joins only a set of its rank or an escalera of its suit: a quick test before the variant's."""
+    return m.rank != natural >> 2 if m.kind == "set" else m.suit != natural & 3
+
+
 def _grow(sevens: tuple[int, int], m: IdMeld, new_size: int, size: int) -> tuple[int, int]:
     """``sevens`` after meld ``m`` grows to ``new_size`` cards."""
     if len(m.cards) < size <= new_size:
@@ -83,6 +92,11 @@ class SambaGame(MeldIdGame):
     _deuce_sets: bool
     _wild_sets: bool
     _merge_sets: bool
+    #: the variant's answers to 'how does this meld arrange?' and 'what does this card make of this meld?': pure
+    #: functions of the cards (and the variant's constants), asked at every decision of the hot path, so each is
+    #: computed once per game and shared with its copies (a search's)
+    _meld_memo: dict[tuple[int, ...], Any]
+    _add_memo: dict[tuple[str, tuple[int, ...], int, int], Any]
 
     def _set_card_tables(self) -> None:
         super()._set_card_tables()
@@ -91,6 +105,8 @@ class SambaGame(MeldIdGame):
         self._deuce_sets = bool(v.DEUCE_SETS)
         self._wild_sets = bool(v.WILD_SETS)
         self._merge_sets = bool(v.MERGE_SETS)
+        self._meld_memo = {}
+        self._add_memo = {}
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -194,7 +210,24 @@ class SambaGame(MeldIdGame):
         return self.variant.going_out_problem(*self._sevens(side)) is None
 
     def _add_arrangement(self, m: IdMeld, c: int) -> Any:
-        return self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
+        key = (m.kind, tuple(m.cards), m.wilds, c)
+        memo = self._add_memo
+        if key in memo:
+            return memo[key]
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        got = memo[key] = self.variant.add_arrangement(m.kind, m.cards, m.wilds, c)
+        return got
+
+    def _arrange_meld(self, cards: tuple[int, ...]) -> Any:
+        """The variant's ``arrange_meld`` of ``cards`` (memoised, like :meth:`_add_arrangement`)."""
+        memo = self._meld_memo
+        if cards in memo:
+            return memo[cards]
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        got = memo[cards] = self.variant.arrange_meld(cards)
+        return got
 
     # -------------------------------------------------------- legal actions
     def _legal_actions(self) -> list[Action]:
@@ -232,10 +265,9 @@ class SambaGame(MeldIdGame):
             out.append(take_action(pair))
         if not self.frozen and self.opened[side]:
             melds: dict[int, IdMeld] = self.melds[side]
-            suit = top & 3
             for mid, m in melds.items():
-                if (m.rank != r) if m.kind == "set" else (m.suit != suit):
-                    continue  # (the top card is natural: a set takes its rank, an escalera its suit)
+                if _cannot_take(m, top):  # (the top card is natural here)
+                    continue
                 if self._add_arrangement(m, top) is not None:
                     out.append(Action(TAKE, (), ID_BASE + mid))
         return [a for a in out if self._check_take(a, False)]
@@ -468,9 +500,8 @@ class SambaGame(MeldIdGame):
 
     def _meld_made_by(self, action: Action) -> tuple[IdMeld | None, str]:
         side = self._sides[self.turn]
-        v = self.variant
         if action.kind == MELD:
-            got = v.arrange_meld(action.cards)
+            got = self._arrange_meld(action.cards)
             if isinstance(got, str):
                 return None, got
             kind, (cards, wild_index, low) = got
@@ -520,7 +551,7 @@ class SambaGame(MeldIdGame):
         m, bad = self._meld_made_by(action)
         if m is None:
             return f(raise_error, self._refusal_rule(bad), bad)
-        if self._deuce_sets:
+        if self._deuce_sets and any(8 <= c <= 11 for c in action.cards):  # (only a 2 can break the deuce rule)
             why = v.deuce_problem(self, side, m.cards, action.cards)
             if why:
                 return f(raise_error, "deuce-wild", why)
@@ -543,9 +574,13 @@ class SambaGame(MeldIdGame):
             others = [m if x.id == m.id else x for x in self.melds[side].values()]
             if m.id not in self.melds[side]:
                 others.append(m)
+            natural = not is_wild(last)
             for cur in others:
+                if natural and _cannot_take(cur, last):
+                    continue
                 got = self._add_arrangement(cur, last)
-                if got is None or (self._deuce_sets and v.deuce_problem(self, side, got[1][0], (last,))):
+                if got is None or (self._deuce_sets and 8 <= last <= 11
+                                   and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
                 if self._going_out_problem(side, _grow(sevens, cur, len(got[1][0]), self._canasta_size),
                                            pending_met) is None:
@@ -568,7 +603,7 @@ class SambaGame(MeldIdGame):
             return None, "merge-rank", "'A player may combine two existing sets into one big set': sets of one rank"
         if len(ma.cards) + len(mb.cards) > self._canasta_size:
             return None, "canasta-closed", "'Melds are capped at a maximum size of seven cards'"
-        got = v.arrange_meld([*ma.cards, *mb.cards])
+        got = self._arrange_meld((*ma.cards, *mb.cards))
         if isinstance(got, str):
             return None, self._refusal_rule(got), got
         why = v.merge_problem(self, side, ma, mb)

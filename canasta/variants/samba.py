@@ -492,7 +492,7 @@ class Italian(Samba):
 
     def add_arrangement(self, kind: str, cards: list[int], wilds: int,
                         c: int) -> tuple[str, Arrangement] | None:
-        if kind == "set" and cards and all(_is_two(x) for x in cards):
+        if kind == "set" and cards and wilds == len(cards) and all(_is_two(x) for x in cards):
             if len(cards) >= self.CANASTA_SIZE or not _is_two(c):
                 return None
             return "set", ((*cards, c), -1, 0)
