@@ -56,9 +56,10 @@ def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
 
 
-#: The variant flags that choose a built-in rule family: each family class names the set of flags it
-#: plays (its ``PLAYS``) and registers itself (``Game.register_family`` after its class statement), and ``Game(variant, ...)`` builds the family whose set is
-#: exactly the variant's true flags. A family defined elsewhere may register a flag of its own.
+#: The variant flags that choose a built-in rule family: each family class names the set of flags it plays
+#: (its ``PLAYS``) and registers itself (``Game.register_family`` after its class statement), and
+#: ``Game(variant, ...)`` builds the family whose set is exactly the variant's true flags. A family defined
+#: elsewhere may register a flag of its own.
 FAMILY_FLAGS = ("MELD_IDS", "CLASSIC_TURN", "EXTENDED_SET_RULES", "FEET")
 
 
