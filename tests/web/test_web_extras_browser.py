@@ -173,9 +173,13 @@ def test_chat_shows_text_as_text_with_names_and_emotes(new_page: Any, server: Se
     assert watcher.locator("#chat-unread").inner_text() == "2"
     watcher.click("#chat-btn")
     assert watcher.locator("#chat-log li").first.inner_text() == f"Ana: {markup}"
-    assert watcher.locator("#chat-form").is_hidden() and watcher.locator("#chat-readonly").is_visible()
+    # (the panel is drawn for the spectator as it opens: wait for it rather than read it mid-way, as a loaded
+    # machine showed)
+    watcher.locator("#chat-readonly").wait_for(state="visible", timeout=WAIT)
+    watcher.locator("#chat-form").wait_for(state="hidden", timeout=WAIT)
     watcher.click("#chat-close")
-    assert watcher.locator("#chat").is_hidden() and watcher.locator("#chat-btn").get_attribute("aria-expanded") == "false"
+    watcher.locator("#chat").wait_for(state="hidden", timeout=WAIT)
+    assert watcher.locator("#chat-btn").get_attribute("aria-expanded") == "false"
 
 
 # ---------------------------------------------------------------- undo
