@@ -103,6 +103,7 @@ ADD_NATURAL_ACTIONS = [Action(ADD, (c,), c >> 2) for c in range(NUM_CODES)]
 _ADD_CACHE: dict[tuple[int, int], Action] = {}
 _MELD_CACHE: dict[tuple[int, ...], Action] = {}
 _TAKE_CACHE: dict[tuple[int, ...], Action] = {}
+_TARGET_CACHE: dict[tuple[str, int], Action] = {}
 
 
 def add_action(card: int, target: int) -> Action:
@@ -123,6 +124,14 @@ def take_action(cards: tuple[int, ...]) -> Action:
     a = _TAKE_CACHE.get(cards)
     if a is None:
         a = _TAKE_CACHE[cards] = Action(TAKE, cards)
+    return a
+
+
+def target_action(kind: str, target: int) -> Action:
+    """An action with no cards and a target: ``take #n`` (the top card onto meld n), ``merge #a #b`` (interned)."""
+    a = _TARGET_CACHE.get((kind, target))
+    if a is None:
+        a = _TARGET_CACHE[(kind, target)] = Action(kind, (), target)
     return a
 
 

@@ -42,6 +42,7 @@ from canasta.errors import IllegalActionError, InconsistentPositionError
 from canasta.variants.hand_and_foot import HandAndFoot
 
 _TWO_CODES = (8, 9, 10, 11)
+_WILD_CODES = frozenset((JOKER, *_TWO_CODES))
 WILD_RANK = 1
 _KEEP_ACTIONS = [Action(KEEP, (), 1), Action(KEEP, (), 2)]
 
@@ -273,7 +274,7 @@ class FootGame(SetMeldGame):
         v = self.variant
         if v.NO_WILD_RANKS:
             no_wild = v.NO_WILD_RANKS
-            out = [a for a in out if a.kind not in ("meld", "add") or not any(_is_wild(c) for c in a.cards)
+            out = [a for a in out if (a.kind != "meld" and a.kind != "add") or _WILD_CODES.isdisjoint(a.cards)
                    or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
         if self._knocks() and not self.no_discard:
             out = [a for a in out if a.kind != "discard"]

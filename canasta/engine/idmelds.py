@@ -35,6 +35,10 @@ from canasta.scoring import score_meld_side
 
 _TAKE_ACTION = Action(TAKE)
 _TWOS = (8, 9, 10, 11)
+#: the most answers a memo of arrangements keeps before it starts again
+MEMO_LIMIT = 20000
+#: the values a run of three may start at, as bits: 1 (the ace low) to 12 (Q-K-A)
+_RUN_STARTS = sum(1 << value for value in range(1, 13))
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
@@ -49,6 +53,10 @@ class MeldIdGame(Game):
     melds: list[dict[int, Any]]
     _set_ranks: tuple[int, ...]
     _max_wilds: int
+    #: a run's arrangement with one card more, by (its cards, its wild card's place, the card): a pure function
+    #: of those, asked for every card that might go on every run at every decision, so computed once per game
+    #: and shared with its copies (a search's)
+    _run_memo: dict[tuple[tuple[int, ...], int, int], tuple[str, tuple[tuple[int, ...], int, int]] | None]
 
     def _set_card_tables(self) -> None:
         """The meld-id moves read none of the set family's card tables: neutral ones, nothing laid out."""
@@ -61,6 +69,7 @@ class MeldIdGame(Game):
         # the variant's constants the moves read at every decision, copied once
         self._set_ranks = tuple(self.variant.SET_RANKS)
         self._max_wilds = int(self.variant.MAX_WILDS)
+        self._run_memo = {}
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -126,6 +135,13 @@ class MeldIdGame(Game):
         out: list[Action] = []
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         wild_codes = [c for c in held if c == JOKER or 8 <= c <= 11]
+        # one pass over the hand: the cards of each rank, and each suit's values as bits (the ace also as 1)
+        of_rank = [0] * 16  # (the joker counts as rank 15)
+        suit_values = [0, 0, 0, 0]
+        for c in held:
+            of_rank[c >> 2] += hand[c]
+            if c < JOKER:
+                suit_values[c & 3] |= 1 << (c >> 2) | (2 if c >> 2 == 14 else 0)
         melds: dict[int, IdMeld] = self.melds[side]
         set_ranks = {m.rank for m in melds.values() if m.kind == "set"}
         seen: set[tuple[int, ...]] = set()
@@ -133,9 +149,9 @@ class MeldIdGame(Game):
 
         # New sets: three naturals of a rank, or two and a wild card.
         for r in self._set_ranks:
-            base = r * 4
-            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2 or r in set_ranks:
+            if of_rank[r] < 2 or r in set_ranks:
                 continue
+            base = r * 4
             nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
             if wild_codes:
                 pairs = {(nats[i], nats[j]) for i in range(len(nats)) for j in range(i + 1, len(nats))}
@@ -149,12 +165,14 @@ class MeldIdGame(Game):
                             add_meld((nats[i], nats[j], nats[k]))
         # New runs: three consecutive values of a suit, or two of them and a wild card.
         for s in range(4):
-            has = [hand[(14 if x == 1 else x) * 4 + s] > 0 if x else False for x in range(15)]
-            for lo in range(1, 13):
-                n = has[lo] + has[lo + 1] + has[lo + 2]
-                if n < 2:
-                    continue
-                present = [x for x in (lo, lo + 1, lo + 2) if has[x]]
+            bits = suit_values[s]
+            # the lowest values of three in a row of which at least two are held (1 to 12: ace low to Q-K-A)
+            starts = ((bits & (bits >> 1)) | (bits & (bits >> 2)) | ((bits >> 1) & (bits >> 2))) & _RUN_STARTS
+            while starts:
+                lo = (starts & -starts).bit_length() - 1
+                starts &= starts - 1
+                present = [x for x in (lo, lo + 1, lo + 2) if bits >> x & 1]
+                n = len(present)
                 codes = tuple((14 if x == 1 else x) * 4 + s for x in present)
                 if n == 3:
                     add_meld(codes)
@@ -204,6 +222,17 @@ class MeldIdGame(Game):
             elif c >> 2 != m.rank:
                 return None
             return "set", ((*m.cards, c), -1, 0)
+        key = (tuple(m.cards), m.wild_index, c)
+        memo = self._run_memo
+        if key in memo:
+            return memo[key]
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        got = memo[key] = self._run_with(m, c)
+        return got
+
+    def _run_with(self, m: IdMeld, c: int) -> tuple[str, tuple[tuple[int, ...], int, int]] | None:
+        """Run ``m`` with card ``c`` added, or None (:meth:`_add_arrangement`, not memoised)."""
         got = arrange_run([*m.cards, c], self._max_wilds)
         if got is None:
             return None
@@ -255,12 +284,15 @@ class MeldIdGame(Game):
 
     def _holds(self, seat: int, cards: tuple[int, ...]) -> bool:
         """Does ``seat`` hold all of ``cards`` (valid card codes)?"""
-        need: dict[int, int] = {}
         for c in cards:
             if not isinstance(c, int) or not 8 <= c < NUM_CODES:
                 return False
-            need[c] = need.get(c, 0) + 1
         hand = self.hands[seat]
+        if len(cards) == 1:  # (a discard or an addition: most actions)
+            return hand[cards[0]] >= 1
+        need: dict[int, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
         return all(hand[c] >= k for c, k in need.items())
 
     def _pile_available(self, side: int) -> bool:

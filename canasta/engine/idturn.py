@@ -28,6 +28,7 @@ then go out (discarded or added to a meld), so a live game always has a legal ac
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, format_card, is_black_three, is_red_three
@@ -53,11 +54,12 @@ from canasta.engine.actions import (
     add_action,
     meld_action,
     take_action,
+    target_action,
 )
 from canasta.engine.actions import DISCARD_ACTIONS as _DISCARDS
 from canasta.engine.game import RETRACTED_THIS_TURN, Game
 from canasta.engine.idmeld import IdMeld
-from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.idmelds import MEMO_LIMIT, MeldIdGame
 from canasta.errors import IllegalActionError
 from canasta.notation import ID_BASE, merge_ids, merge_target
 from canasta.runs import is_wild
@@ -66,8 +68,19 @@ _TWOS = (8, 9, 10, 11)
 _BLACK_THREES = (12, 15)
 
 
-#: the most answers a memo of the variant's arrangements keeps before it starts again
-MEMO_LIMIT = 20000
+
+class _ArrangementMemos:
+    """The memos of one variant with one set of table rules (``SambaGame._set_card_tables``)."""
+
+    def __init__(self) -> None:
+        self.melds: dict[tuple[int, ...], Any] = {}
+        self.additions: dict[tuple[str, tuple[int, ...], int, int], Any] = {}
+        self.going_out: dict[tuple[int, int], str | None] = {}
+
+
+#: by (variant class, its table rules as JSON): answers of pure functions, so sharing them changes no result
+#: (each memo is cleared when it passes MEMO_LIMIT answers; a variant subclass, a house rule, has its own)
+_SHARED_MEMOS: dict[tuple[type, str], _ArrangementMemos] = {}
 
 
 def _cannot_take(m: IdMeld, natural: int) -> bool:
@@ -93,10 +106,13 @@ class SambaGame(MeldIdGame):
     _wild_sets: bool
     _merge_sets: bool
     #: the variant's answers to 'how does this meld arrange?' and 'what does this card make of this meld?': pure
-    #: functions of the cards (and the variant's constants), asked at every decision of the hot path, so each is
-    #: computed once per game and shared with its copies (a search's)
+    #: functions of the cards (and the variant's constants and table rules), asked at every decision of the hot
+    #: path, so each is computed once and shared by every game of the same variant and table rules
+    #: (:data:`_SHARED_MEMOS`) and their copies (a search's)
     _meld_memo: dict[tuple[int, ...], Any]
     _add_memo: dict[tuple[str, tuple[int, ...], int, int], Any]
+    #: the variant's ``going_out_problem`` by (seven-card melds, of them runs): a pure function of the counts
+    _going_out_memo: dict[tuple[int, int], str | None]
 
     def _set_card_tables(self) -> None:
         super()._set_card_tables()
@@ -105,8 +121,13 @@ class SambaGame(MeldIdGame):
         self._deuce_sets = bool(v.DEUCE_SETS)
         self._wild_sets = bool(v.WILD_SETS)
         self._merge_sets = bool(v.MERGE_SETS)
-        self._meld_memo = {}
-        self._add_memo = {}
+        key = (type(v), json.dumps(v.rules, sort_keys=True, default=str))
+        shared = _SHARED_MEMOS.get(key)
+        if shared is None:
+            shared = _SHARED_MEMOS[key] = _ArrangementMemos()
+        self._meld_memo = shared.melds
+        self._add_memo = shared.additions
+        self._going_out_memo = shared.going_out
 
     # ----------------------------------------------------------------- deal
     def _deal(self) -> None:
@@ -194,7 +215,7 @@ class SambaGame(MeldIdGame):
         """Why the player may not empty the hand now, or None."""
         if self.permission is False:
             return "partner said no to 'may I go out?': you may not go out this turn"
-        why: str | None = self.variant.going_out_problem(*sevens)
+        why = self._variant_going_out(sevens)
         if why:
             return why + ", so you must keep a card"
         if not pending_met:
@@ -207,7 +228,25 @@ class SambaGame(MeldIdGame):
         if self.took_pile or self.turn_created or self.turn_added_existing or self.pending_value:
             return False
         side = self._sides[self.turn]
-        return self.variant.going_out_problem(*self._sevens(side)) is None
+        return self._variant_going_out(self._sevens(side)) is None
+
+    def _variant_going_out(self, sevens: tuple[int, int]) -> str | None:
+        """The variant's ``going_out_problem`` for these counts (memoised: asked at every decision)."""
+        memo = self._going_out_memo
+        if sevens in memo:
+            return memo[sevens]
+        why: str | None = self.variant.going_out_problem(*sevens)
+        memo[sevens] = why
+        return why
+
+    def _deuces_melded(self, side: int) -> bool:
+        """Italian (``DEUCE_SETS``): has the side a set with no natural card? The deuce rule binds only then ('a
+        partnership may not play deuces as wild cards if deuces have been melded ...'), so the variant's
+        ``deuces_barred`` and ``deuce_problem`` are asked only then."""
+        if not self._deuce_sets:
+            return False
+        melds: dict[int, IdMeld] = self.melds[side]
+        return any(m.kind == "set" and m.rank == 0 for m in melds.values())
 
     def _add_arrangement(self, m: IdMeld, c: int) -> Any:
         key = (m.kind, tuple(m.cards), m.wilds, c)
@@ -258,19 +297,20 @@ class SambaGame(MeldIdGame):
         hand = self.hands[seat]
         r = top >> 2
         base = r * 4
-        held = [c for c in range(base, base + 4) for _ in range(min(hand[c], 2))]
         out: list[Action] = []
-        pairs = sorted({(held[i], held[j]) for i in range(len(held)) for j in range(i + 1, len(held))})
-        for pair in pairs:
-            out.append(take_action(pair))
+        if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] >= 2:  # (mostly not: no pair to list)
+            held = [c for c in range(base, base + 4) for _ in range(min(hand[c], 2))]
+            pairs = sorted({(held[i], held[j]) for i in range(len(held)) for j in range(i + 1, len(held))})
+            for pair in pairs:
+                out.append(take_action(pair))
         if not self.frozen and self.opened[side]:
             melds: dict[int, IdMeld] = self.melds[side]
             for mid, m in melds.items():
                 if _cannot_take(m, top):  # (the top card is natural here)
                     continue
                 if self._add_arrangement(m, top) is not None:
-                    out.append(Action(TAKE, (), ID_BASE + mid))
-        return [a for a in out if self._check_take(a, False)]
+                    out.append(target_action(TAKE, ID_BASE + mid))
+        return [a for a in out if self._check_take(a, False)] if out else out
 
     def _play_actions(self) -> list[Action]:
         seat = self.turn
@@ -280,15 +320,23 @@ class SambaGame(MeldIdGame):
         out: list[Action] = []
         two = next((c for c in _TWOS if hand[c]), None)
         # Italian: no 2 plays wild while the side's meld of deuces is short of a canasta
-        two_wild = None if two is not None and self._deuce_sets and v.deuces_barred(self, side) else two
+        two_wild = None if two is not None and self._deuces_melded(side) and v.deuces_barred(self, side) else two
         wild_codes = ([JOKER] if hand[JOKER] else []) + ([two_wild] if two_wild is not None else [])
         add_meld = out.append  # each meld below is listed once, its cards in code order
+        # one pass over the hand: the codes held, the naturals of each rank, each suit's ranks as bits
+        held = [c for c in range(8, NUM_CODES) if hand[c]]
+        of_rank = [0] * 16  # (the joker counts as rank 15)
+        suit_ranks = [0, 0, 0, 0]
+        for c in held:
+            of_rank[c >> 2] += hand[c]
+            if 16 <= c < JOKER:  # naturals 4 to ace (no 3s, no joker: escaleras start at 4)
+                suit_ranks[c & 3] |= 1 << (c >> 2)
 
         # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
         for r in self._set_ranks:
-            base = r * 4
-            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < 2:
+            if of_rank[r] < 2:
                 continue
+            base = r * 4
             codes = [c for c in range(base, base + 4) if hand[c]]
             n = len(codes)
             for i in range(n):  # each pair x <= y of the codes held (a pair of one code: two copies held)
@@ -304,9 +352,12 @@ class SambaGame(MeldIdGame):
                             add_meld(meld_action((x, y, c)))
         # New escaleras: three consecutive cards of a suit, 4 up to the ace.
         for s in range(4):
-            for lo in range(4, 13):
-                if hand[lo * 4 + s] and hand[(lo + 1) * 4 + s] and hand[(lo + 2) * 4 + s]:
-                    add_meld(meld_action((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+            bits = suit_ranks[s]
+            starts = bits & (bits >> 1) & (bits >> 2)  # lowest rank of three in a row (4 at least: no 3s)
+            while starts:
+                lo = (starts & -starts).bit_length() - 1
+                starts &= starts - 1
+                add_meld(meld_action((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
         if self._deuce_sets:  # Italian: a meld of three deuces
             twos = [c for c in _TWOS for _ in range(hand[c])]
             if len(twos) >= 3:
@@ -316,14 +367,15 @@ class SambaGame(MeldIdGame):
             for k in range(min(hand[JOKER], 3) + 1):
                 if len(twos) >= 3 - k:
                     add_meld(meld_action((*twos[:3 - k], *[JOKER] * k)))
-        # Black threes: only when going out (checked below), so every size held is a start of its own: with
-        # 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
+        # Black threes: only when going out (each checked in full), so every size held is a start of its own:
+        # with 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
         bt = hand[12] + hand[15]
         canasta_size = self._canasta_size
         for count in range(3, min(bt, canasta_size) + 1):
-            add_meld(meld_action(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12]))))
+            a = meld_action(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12])))
+            if self._check_meld(a, False):
+                add_meld(a)
         # Additions: one card onto one of the side's melds.
-        held = [c for c in range(8, NUM_CODES) if hand[c]]
         melds: dict[int, IdMeld] = self.melds[side]
         for mid, m in melds.items():
             if len(m.cards) >= canasta_size:
@@ -335,7 +387,10 @@ class SambaGame(MeldIdGame):
             elif m.kind == "set":
                 base = m.rank * 4
                 cands = [c for c in range(base, base + 4) if hand[c]]
-                if m.rank != 3 and m.wilds < self._max_wilds:
+                if m.rank == 3:  # black threes: only when going out, each checked in full
+                    out.extend(a for a in (add_action(c, target) for c in cands) if self._check_meld(a, False))
+                    continue
+                if m.wilds < self._max_wilds:
                     cands += wild_codes
             else:
                 lo, hi = m.cards[0] >> 2, m.cards[-1] >> 2
@@ -343,14 +398,15 @@ class SambaGame(MeldIdGame):
                          if 16 <= c < 60 and hand[c]]
             # (the candidates fit: a set takes its rank and wild cards up to the limit, an
             # escalera its suit's next card at either end, until seven cards)
-            out.extend(add_action(c, target) for c in cands)
+            for c in cands:
+                out.append(add_action(c, target))
         if self._merge_sets:
             out.extend(self._merge_actions(side))
         size = self.hand_sizes[seat]
-        # an action that leaves at most one card (going out), or melds black threes, is checked fully
-        out = [a for a in out if a.kind == MERGE
-               or (len(a.cards) < size - 1 and 12 not in a.cards and 15 not in a.cards)
-               or self._check_meld(a, False)]
+        # an action that leaves at most one card (going out) is checked in full (black threes were, above):
+        # with five cards or more in hand none does, every other action playing at most three cards
+        if size <= 4:
+            out = [a for a in out if a.kind == MERGE or len(a.cards) < size - 1 or self._check_meld(a, False)]
         pending_ok = self._pending_met(side)
         if not self.no_discard and (pending_ok or size == 1):
             for c in held:
@@ -481,8 +537,8 @@ class SambaGame(MeldIdGame):
                          "taken in order to form a new escalera'")
             new_cards = []
             sevens = _grow(self._sevens(side), m, len(got[1][0]), self._canasta_size)
-        rest = sum(1 for c in self.pile[:-1] if not is_red_three(c))
-        after = self.hand_sizes[seat] - len(cards) + rest
+        after = self.hand_sizes[seat] - len(cards)  # and the pile's rest, unless it waits for the minimum
+        rest_waits = False
         if not self.opened[side]:
             value = sum(v.values[c] for c in new_cards)
             left = sum(v.values[c] * (k - cards.count(c)) for c, k in enumerate(self.hands[seat]) if k)
@@ -490,8 +546,9 @@ class SambaGame(MeldIdGame):
                 return f(raise_error, "minimum-count",
                          f"your side's initial meld needs {self.minimum(side)} points; the top card and your hand "
                          "cannot make it")
-            if not self._initial_meld_ok(side, value):
-                after = self.hand_sizes[seat] - len(cards)  # the rest waits until the minimum is met
+            rest_waits = not self._initial_meld_ok(side, value)  # the rest waits until the minimum is met
+        if after <= 1 and not rest_waits:  # (counted only where it decides: with two cards kept, no going out)
+            after += sum(1 for c in self.pile[:-1] if not is_red_three(c))
         if after <= 1:
             why = self._going_out_problem(side, sevens, True)
             if why:
@@ -551,7 +608,7 @@ class SambaGame(MeldIdGame):
         m, bad = self._meld_made_by(action)
         if m is None:
             return f(raise_error, self._refusal_rule(bad), bad)
-        if self._deuce_sets and any(8 <= c <= 11 for c in action.cards):  # (only a 2 can break the deuce rule)
+        if self._deuces_melded(side) and any(8 <= c <= 11 for c in action.cards):  # (only a 2 breaks the deuce rule)
             why = v.deuce_problem(self, side, m.cards, action.cards)
             if why:
                 return f(raise_error, "deuce-wild", why)
@@ -579,7 +636,7 @@ class SambaGame(MeldIdGame):
                 if natural and _cannot_take(cur, last):
                     continue
                 got = self._add_arrangement(cur, last)
-                if got is None or (self._deuce_sets and 8 <= last <= 11
+                if got is None or (8 <= last <= 11 and self._deuces_melded(side)
                                    and v.deuce_problem(self, side, got[1][0], (last,))):
                     continue
                 if self._going_out_problem(side, _grow(sevens, cur, len(got[1][0]), self._canasta_size),
@@ -617,11 +674,13 @@ class SambaGame(MeldIdGame):
         size = self._canasta_size
         small = [m for m in self.melds[side].values() if m.kind == "set" and 2 * len(m.cards) < size + 2]
         out: list[Action] = []
+        if len(small) < 2:
+            return out
         for i, ma in enumerate(small):
             for mb in small[i + 1:]:
                 a, b = sorted((ma.id, mb.id))
                 if ma.rank == mb.rank and self._merged(side, a, b)[0] is not None:
-                    out.append(Action(MERGE, (), merge_target(a, b)))
+                    out.append(target_action(MERGE, merge_target(a, b)))
         return out
 
     def _check_merge(self, action: Action, raise_error: bool) -> bool:

@@ -197,7 +197,7 @@ class SetMeldGame(SetMeldPlay):
                 if r == WILD_RANK:
                     ok = n < v.WILD_MELD_MAX
                 else:
-                    ok = v.wild_capacity(m.naturals, m.wilds, n >= 7) > 0
+                    ok = self._wild_room(m.naturals, m.wilds, n >= 7) > 0
                 if ok:
                     for w in wilds:
                         append(_add_wild(w, r))

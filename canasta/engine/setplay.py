@@ -84,6 +84,19 @@ class SetMeldPlay(Game):
                 self._laid_out[c] = True
             if not getattr(v, "red_threes_laid_out", True):  # Hand and Foot's table rule: kept in hand
                 self._laid_out[13] = self._laid_out[14] = False
+        #: the variant's ``wild_capacity`` by its arguments (a pure function of them, asked for every meld at
+        #: every decision with a wild card in hand): computed once per game, shared with its copies
+        self._wild_room_memo: dict[tuple[int, int, bool], int] = {}
+
+    def _wild_room(self, naturals: int, wilds: int, is_canasta: bool) -> int:
+        """How many more wild cards a meld of these counts may take: the variant's ``wild_capacity``, memoised."""
+        key = (naturals, wilds, is_canasta)
+        memo = self._wild_room_memo
+        if key in memo:
+            return memo[key]
+        room = int(self.variant.wild_capacity(naturals, wilds, is_canasta))
+        memo[key] = room
+        return room
 
     def _deal(self) -> None:
         v = self.variant
