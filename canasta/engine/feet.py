@@ -272,7 +272,8 @@ class FootGame(SetMeldGame):
         """No wild cards in 5s and 7s (Triple Play), 'end' for a knock or a float, a red three kept in hand
         as a discard."""
         v = self.variant
-        if v.NO_WILD_RANKS:
+        hand = self.hands[self.turn]
+        if v.NO_WILD_RANKS and (hand[JOKER] or hand[8] or hand[9] or hand[10] or hand[11]):  # (else nothing to refuse)
             no_wild = v.NO_WILD_RANKS
             out = [a for a in out if (a.kind != "meld" and a.kind != "add") or _WILD_CODES.isdisjoint(a.cards)
                    or (a.target if a.kind == "add" else _rank_of_meld(a.cards)) not in no_wild]
@@ -285,7 +286,6 @@ class FootGame(SetMeldGame):
         if not v.red_threes_laid_out:
             # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
             # matters, so one red three stands for both
-            hand = self.hands[self.turn]
             code = 13 if hand[13] else 14 if hand[14] else None
             if code is not None and self._check_discard(Action("discard", (code,)), raise_error=False):
                 out.append(Action("discard", (code,)))
@@ -344,7 +344,8 @@ class FootGame(SetMeldGame):
         same rank can be established.'"""
         melds = self.melds[side]
         v = self.variant
-        full = [r for r, m in melds.items() if m.size >= v.MELD_MAX and v.closes(r, m.wilds)]
+        meld_max = self._meld_max
+        full = [r for r, m in melds.items() if len(m.cards) >= meld_max and v.closes(r, m.wilds)]
         for r in full:
             m = melds.pop(r)
             self.books[side].append((r, list(m.cards)))
