@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -24,7 +24,8 @@ from canasta.errors import IllegalActionError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players.basic import BasicPlayer
 from canasta.scorekeeper import score_input
-from canasta.variants import find_variant
+from canasta.variants import VARIANTS, find_variant
+from canasta.variants.samba import Samba
 
 
 def cards(text: str) -> list[int]:
@@ -693,3 +694,31 @@ def test_listed_merges_are_exactly_the_legal_ones():
             merges = [a for a in legal if a.kind == "merge"]
             g.apply(merges[0] if merges and rng.random() < 0.5 else rng.choice(legal))
     assert seen, "some random games offer a merge"
+
+
+class _NoEscaleraSamba(Samba):
+    """A house rule for the memo test: Samba without escaleras (its ``arrange_meld`` refuses every run)."""
+
+    name: ClassVar[str] = "samba-no-escaleras"
+
+    def arrange_meld(self, cards: tuple[int, ...] | list[int]) -> Any:
+        got = super().arrange_meld(cards)
+        return "house rule: no escaleras" if not isinstance(got, str) and got[0] == "run" else got
+
+
+def test_the_variant_answers_are_memoised_per_variant_and_table_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/architecture.md, 'The compiled build': the Samba family's hook answers are kept per (variant class,
+    table rules) and shared by its games; another set of table rules, or a house rule's subclass, has its own,
+    so an answer of one is never given to the other."""
+    escalera = tuple(parse_card(c) for c in ("4h", "5h", "6h"))
+    samba = Game("samba", 4, 1)
+    assert samba._arrange_meld(escalera)[0] == "run"
+    assert Game("samba", 4, 2)._meld_memo is samba._meld_memo  # the same variant and table rules: one memo
+    assert samba.copy()._meld_memo is samba._meld_memo
+    other_rules = Game("samba", 4, 1, {"samba_bonus": 1500})
+    assert other_rules._meld_memo is not samba._meld_memo
+    monkeypatch.setitem(VARIANTS, _NoEscaleraSamba.name, _NoEscaleraSamba)
+    house = Game(_NoEscaleraSamba.name, 4, 1)
+    assert house._meld_memo is not samba._meld_memo
+    assert house._arrange_meld(escalera) == "house rule: no escaleras"
+    assert samba._arrange_meld(escalera)[0] == "run"
