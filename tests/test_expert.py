@@ -300,3 +300,22 @@ def test_safe_discards_keep_the_unfrozen_pile_from_the_next_side() -> None:
                         assert not obs["frozen"] and a.cards[0] >> 2 in melded and a != choice
             game.push(choice)
     assert dropped > 0
+
+
+def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:
+    """The expert's base and rollout policy plays EXPERT_STYLE, except in Mille, where that style loses to the
+    texts' defaults over 4,000 one-hand games (docs/benchmarks.md, "The base style in each set variant"); a
+    style given to the player is used everywhere (expert-v1 keeps its own)."""
+    from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicStyle
+
+    player = ExpertPlayer()
+    assert player.base_policy("classic").style == EXPERT_STYLE
+    assert player.base_policy("mille").style == DEFAULT_STYLE
+    given = BasicStyle(wild_completes=6)
+    assert ExpertPlayer(style=given).base_policy("mille").style == given
+    game = Game("mille", 2, 3)
+    while len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    obs, legal = game.observation(game.actor), game.legal_actions()
+    choice = ExpertPlayer(worlds=2, max_rollouts=8).choose(obs, legal)
+    assert choice in legal

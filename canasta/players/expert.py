@@ -12,7 +12,8 @@ At each decision with more than one legal action the player
    :func:`determinize_ids`, the other set variants by :func:`determinize`;
 2. plays each candidate action in every world and then the rest of the hand with
    its *base policy* at every seat: :class:`~canasta.players.basic.BasicPlayer`
-   with the style ``EXPERT_STYLE``, which beat the texts' defaults in self-play
+   with the style ``EXPERT_STYLE``, which beat the texts' defaults in self-play (in Mille,
+   where it loses to them, the defaults: ``VARIANT_STYLES``)
    (a rules player as rollout policy: random rollouts say little about Canasta),
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
@@ -75,8 +76,8 @@ from canasta.engine.idturn import SambaGame
 from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
+from canasta.players.basic import DEFAULT_STYLE, BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
-from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -112,6 +113,11 @@ READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 
 VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
+#: the base style of a variant where EXPERT_STYLE loses to the texts' defaults (docs/benchmarks.md, "The
+#: base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
+#: (``wild_completes=5``) costs 3.4 points of win rate there; elsewhere the tuned style wins or the family's
+#: basic player (American, Hand and Foot, Samba, Burraco) reads no style
+VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE}
 
 
 def _respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],
@@ -358,7 +364,7 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | str | None = 0, worlds: int | None = None, max_rollouts: int = MAX_ROLLOUTS,
                  max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
-                 margin_se: float = MARGIN_SE, style: BasicStyle = EXPERT_STYLE,
+                 margin_se: float = MARGIN_SE, style: BasicStyle | None = None,
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
@@ -374,7 +380,9 @@ class ExpertPlayer:
         self.seconds = seconds
         self.margin_se = margin_se
         self.discards = max(1, discards)
-        self.basic = BasicPlayer(style=style)
+        #: the base policy's style: as given, or by default the variant's (VARIANT_STYLES, else EXPERT_STYLE)
+        self.style = style
+        self._bases: dict[str, BasicPlayer] = {}
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         self.objective = objective
@@ -394,7 +402,8 @@ class ExpertPlayer:
         """The chosen action and a one-line reason."""
         if not legal:
             raise ValueError("no legal actions")
-        basic_choice, basic_reason = self.basic.decide(obs, legal)
+        base = self.base_policy(obs["variant"])
+        basic_choice, basic_reason = base.decide(obs, legal)
         cls = find_variant(obs["variant"])
         family = determinizer_for(cls)
         deal: Callable[[Observation, random.Random], Game]
@@ -411,7 +420,7 @@ class ExpertPlayer:
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        legal = candidate_discards(obs, legal, self.discards, self.basic.style, keep=basic_choice)
+        legal = candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
         if self.safe_discards:
             legal = safe_discards(obs, legal, keep=basic_choice)
         if len(legal) == 1:
@@ -431,7 +440,7 @@ class ExpertPlayer:
                 world.turn_added_existing = True  # the seat may not ask now: it melded or added this turn
             sampled += 1
             for a in legal:
-                value = self._rollout(world, a, side)
+                value = self._rollout(world, a, side, base)
                 if value is not None:
                     values[a][w] = value
         tried = [a for a in legal if values[a]]
@@ -449,9 +458,9 @@ class ExpertPlayer:
             score = f"{means[best]:+.0f}" if best in means else "n/a"
             return best, f"{basic_reason} (search: {score} over {sampled} sampled deals)"
         from canasta.notation import format_action
-        base = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
+        beside = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
         return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
-                      f" (of {len(tried)} moves{base})")
+                      f" (of {len(tried)} moves{beside})")
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
@@ -473,7 +482,17 @@ class ExpertPlayer:
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return bool(mean > self.margin_se * math.sqrt(var / n))
 
-    def _rollout(self, world: Game, action: Action, side: int) -> float | None:
+    def base_policy(self, variant: str) -> BasicPlayer:
+        """The base and rollout policy in ``variant``: BasicPlayer with the style given, or the variant's."""
+        got = self._bases.get(variant)
+        if got is None:
+            style = self.style if self.style is not None else VARIANT_STYLES.get(variant, EXPERT_STYLE)
+            got = self._bases[variant] = BasicPlayer(style=style)
+        return got
+
+    def _rollout(self, world: Game, action: Action, side: int, basic: BasicPlayer | None = None) -> float | None:
+        if basic is None:
+            basic = self.base_policy(str(world.variant.name))
         g = world.copy()
         try:
             g.apply(action)
@@ -482,7 +501,6 @@ class ExpertPlayer:
         before = len(world.hand_results)
         hand_no = world.hand_no
         steps = 0
-        basic = self.basic
         valued = self.leaf == "value" and position_value.supports(g)
         limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
         while not g.is_over and g.hand_no == hand_no and steps < limit:
