@@ -319,3 +319,22 @@ def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:
     obs, legal = game.observation(game.actor), game.legal_actions()
     choice = ExpertPlayer(worlds=2, max_rollouts=8).choose(obs, legal)
     assert choice in legal
+
+
+def test_the_split_gate_picks_on_half_the_worlds_and_tests_on_the_other() -> None:
+    """gate="split" (arena name expert:gate=split) picks the best move on the even worlds and tests its gain over
+    the base policy's on the odd ones; an unknown gate is refused."""
+    from canasta.arena import make_player
+
+    with pytest.raises(ValueError):
+        ExpertPlayer(gate="cross")
+    player = make_player("expert:gate=split:worlds=4:max_rollouts=40", 0)
+    assert isinstance(player, ExpertPlayer) and player.gate == "split"
+    game = Game("classic", 4, 11)
+    for _ in range(40):
+        legal = game.legal_actions()
+        if len(legal) > 1:
+            assert player.choose(game.observation(game.actor), legal) in legal
+        game.apply(legal[0])
+        if game.hand_no > 1 or game.is_over:
+            break

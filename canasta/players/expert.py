@@ -113,6 +113,10 @@ READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 
 VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
+#: how the search's best move is tested against the base policy's: its paired gain over all the worlds
+#: ("paired"), or picked on half the worlds and tested on the other half ("split": no winner's curse)
+GATES = ("paired", "split")
+GATE = "paired"
 #: the base style of a variant where EXPERT_STYLE loses to the texts' defaults (docs/benchmarks.md, "The
 #: base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
 #: (``wild_completes=5``) costs 3.4 points of win rate there; elsewhere the tuned style wins or the family's
@@ -368,8 +372,11 @@ class ExpertPlayer:
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
-                 safe: bool = SAFE_DISCARDS) -> None:
+                 safe: bool = SAFE_DISCARDS, gate: str = GATE) -> None:
         self.safe_discards = safe
+        if gate not in GATES:
+            raise ValueError(f"gate must be one of {', '.join(GATES)}, not {gate!r}")
+        self.gate = gate
         self.seed = seed
         self.worlds = None if worlds is None else max(1, worlds)  # None: value_worlds or rollout_worlds
         self.value_worlds = max(1, value_worlds)
@@ -448,10 +455,18 @@ class ExpertPlayer:
             return basic_choice, basic_reason
         means = {a: sum(values[a].values()) / len(values[a]) for a in tried}
         best = max(tried, key=lambda a: (means[a], a == basic_choice))
+        if self.gate == "split":
+            # pick the best move on the even worlds, test its gain on the odd ones: the best of several noisy
+            # means is biased upwards (the winner's curse), its gain on worlds it was not picked on is not
+            chosen = {a: [v for w, v in values[a].items() if w % 2 == 0] for a in tried}
+            picked = [a for a in tried if chosen[a]]
+            if picked:
+                best = max(picked, key=lambda a: (sum(chosen[a]) / len(chosen[a]), a == basic_choice))
         if best != basic_choice and values.get(basic_choice):
             # Leave BasicPlayer's choice only for a gain that stands out from the noise of the
             # sampled deals: paired differences in the same worlds, mean above `margin_se` standard errors.
-            diffs = [v - values[basic_choice][w] for w, v in values[best].items() if w in values[basic_choice]]
+            diffs = [v - values[basic_choice][w] for w, v in values[best].items()
+                     if w in values[basic_choice] and (self.gate == "paired" or w % 2 == 1)]
             if not self._significant(diffs):
                 best = basic_choice
         if best == basic_choice:
