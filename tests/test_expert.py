@@ -14,6 +14,7 @@ import pytest
 from canasta.cards import JOKER, is_red_three, parse_card
 from canasta.engine.game import Game
 from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
+from canasta.players.basic import BasicPlayer
 from canasta.players.expert import determinize
 from canasta.variants import VARIANTS
 from tests.helpers import shuffle_hidden
@@ -146,10 +147,42 @@ def test_objective_win_scores_a_rollout_by_its_sign() -> None:
     game = Game("classic", 4, 5)
     action = game.legal_actions()[0]
     world = determinize(game.observation(game.actor), random.Random(1))
-    by_sign = player._rollout(world, action, game.side_of(game.actor))
-    margin = ExpertPlayer(worlds=2)._rollout(world, action, game.side_of(game.actor))
+    by_sign, steps = player._rollout(world, action, game.side_of(game.actor))
+    margin, same_steps = ExpertPlayer(worlds=2)._rollout(world, action, game.side_of(game.actor))
     assert by_sign in (-1.0, 0.0, 1.0) and margin is not None
-    assert by_sign == (margin > 0) - (margin < 0)
+    assert by_sign == (margin > 0) - (margin < 0) and steps == same_steps > 0
+
+
+def test_max_steps_bounds_a_decision_s_rollout_actions() -> None:
+    """max_steps: no world is sampled that would take the rollouts' actions past the bound (two at least), so a
+    decision's work is bounded without a clock and play stays reproducible; a bound never reached changes
+    nothing."""
+    from canasta.arena import make_player
+
+    played: list[int] = []
+
+    class Counting(ExpertPlayer):
+        def _rollout(self, *args: Any, **kwargs: Any) -> tuple[float | None, int]:
+            value, steps = super()._rollout(*args, **kwargs)
+            played.append(steps)
+            return value, steps
+
+    game = Game("hand-and-foot", 4, 3)
+    while True:  # the first decision the search takes up (Hand and Foot: hands of hundreds of actions)
+        obs, legal = game.observation(game.actor), game.legal_actions()
+        Counting(worlds=12, max_steps=10**9).choose(obs, legal)
+        if played:
+            break
+        game.push(BasicPlayer().choose(obs, legal))
+    unbounded = sum(played)
+    played.clear()
+    bound = unbounded // 4
+    bounded = Counting(worlds=12, max_steps=bound)
+    assert bounded.choose(obs, legal) == bounded.choose(obs, legal)
+    per_world = unbounded / 12
+    assert sum(played) / 2 <= bound + per_world and sum(played) < unbounded / 2
+    player = make_player("expert:max_steps=500", 0)
+    assert isinstance(player, ExpertPlayer) and player.max_steps == 500
 
 
 def test_key_search_leaves_the_opened_side_s_play_to_the_base_policy() -> None:

@@ -6,9 +6,19 @@ import random
 from pathlib import Path
 
 from canasta.engine.game import Game
-from canasta.players.basic import BasicPlayer
+from canasta.players.basic import DEFAULT_STYLE, BasicPlayer
 from canasta.players.expert import EXPERT_STYLE, ExpertPlayer
-from canasta.players.value import FEATURES, WEIGHTS, features, fit, r_squared, supports, value
+from canasta.players.value import (
+    FEATURES,
+    TABLE_WEIGHTS,
+    WEIGHTS,
+    features,
+    fit,
+    load_value,
+    r_squared,
+    supports,
+    value,
+)
 
 
 def _midgame(seed: int, actions: int) -> Game:
@@ -51,6 +61,32 @@ def test_value_only_where_it_was_fitted() -> None:
     assert not any(supports(Game(v, 4, 0)) for v in ("uruguayan", "american", "hand-and-foot", "samba", "burraco"))
 
 
+def test_each_value_names_the_tables_it_was_fitted_at() -> None:
+    """``linear-v1`` (and ``net-v2``) only Classic with four players, as fitted; ``linear-tables`` every table of
+    TABLE_WEIGHTS, with those weights, and Classic with four players as ``linear-v1`` does."""
+    v1, tables, net = load_value("linear-v1"), load_value("linear-tables"), load_value("net-v2")
+    assert v1.supports_table("classic", 4) and not v1.supports_table("classic", 2)
+    assert net.supports_table("classic", 4) and not net.supports_table("classic", 2)
+    assert set(TABLE_WEIGHTS) == {("classic", 4), ("classic", 2)}
+    for variant, players in TABLE_WEIGHTS:
+        assert tables.supports_table(variant, players) and len(TABLE_WEIGHTS[variant, players]) == len(FEATURES)
+    assert not tables.supports_table("classic", 3) and not tables.supports_table("mille", 2)
+    four, two = _midgame(3, 50), Game("classic", 2, 5)
+    assert tables(four, 0) == v1(four, 0) == value(four, 0)
+    for _ in range(40):
+        two.push(BasicPlayer().choose(two.observation(two.actor), two.legal_actions()))
+    assert tables(two, 0) == value(two, 0, TABLE_WEIGHTS["classic", 2]) == -tables(two, 1) != value(two, 0)
+
+
+def test_the_fit_is_per_table() -> None:
+    """``fit`` plays and fits the table it is given: weights fitted on 2-player Mille explain its hand margins on
+    fresh hands, 4-player Classic's do worse than a constant there."""
+    weights, r2 = fit(300, 3, DEFAULT_STYLE, fresh=100, variant="mille", players=2)
+    assert len(weights) == len(FEATURES) and r2 > 0.05
+    classic = r_squared(WEIGHTS, seed=4, hands=100, style=DEFAULT_STYLE, variant="mille", players=2)
+    assert classic < 0.0 and r2 > classic + 0.2
+
+
 def test_expert_with_value_leaves_is_legal_and_deterministic() -> None:
     """leaf="value": rollouts cut after ``horizon`` actions and scored by the value; the player
     stays a pure function of the observation and its seed."""
@@ -68,13 +104,14 @@ def test_expert_with_value_leaves_is_legal_and_deterministic() -> None:
 
 
 def test_default_expert_spends_the_value_leaf_on_more_worlds() -> None:
-    """Short rollouts scored by the value cost less than full ones, so by default 4-player Classic
-    samples VALUE_WORLDS worlds, other tables and full rollouts WORLDS; a given ``worlds`` wins."""
+    """Short rollouts scored by the value cost less than full ones, so by default Classic with four or two
+    players (where the default value, ``linear-tables``, was fitted) samples VALUE_WORLDS worlds, other tables
+    and full rollouts WORLDS; a given ``worlds`` wins."""
     from canasta.players.expert import VALUE_WORLDS, WORLDS
 
     four, two, samba = (Game(v, n, 0).observation(0) for v, n in (("classic", 4), ("classic", 2), ("samba", 4)))
-    assert ExpertPlayer().world_budget(four) == VALUE_WORLDS > WORLDS
-    assert ExpertPlayer().world_budget(two) == ExpertPlayer().world_budget(samba) == WORLDS
+    assert ExpertPlayer().world_budget(four) == ExpertPlayer().world_budget(two) == VALUE_WORLDS > WORLDS
+    assert ExpertPlayer().world_budget(samba) == ExpertPlayer(value="linear-v1").world_budget(two) == WORLDS
     assert ExpertPlayer(leaf="rollout").world_budget(four) == WORLDS
     assert ExpertPlayer(worlds=5).world_budget(four) == ExpertPlayer(worlds=5).world_budget(two) == 5
 

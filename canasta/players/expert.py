@@ -17,16 +17,19 @@ At each decision with more than one legal action the player
    (a rules player as rollout policy: random rollouts say little about Canasta),
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
-   ended there. In 4-player Classic (``leaf="value"``, the default) a rollout stops
-   after ``horizon`` (40) actions instead and the position is scored by a learned
-   value of :mod:`canasta.players.value` (``value``: by default ``linear-v1``, fitted to
-   self-play hand margins; ``net-v2``, a small network trained on them, is the option):
-   far less noisy than the end of the hand, so the default there is twice the worlds (24);
+   ended there. In Classic with four or two players (``leaf="value"``, the default) a rollout
+   stops after ``horizon`` (40) actions instead and the position is scored by a learned
+   value of :mod:`canasta.players.value` (``value``: by default ``linear-tables``, linear weights
+   fitted to self-play hand margins at each of those tables; ``net-v2``, a small network, is an
+   option): far less noisy than the end of the hand, so the default there is twice the worlds (24);
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
    random numbers). The base policy's own choice is kept unless the best action's
    mean gain over it, paired world by world, exceeds ``margin_se`` standard
    errors: with a handful of worlds, most apparent gains are noise.
+
+A decision samples at most ``worlds`` worlds, fewer where ``max_rollouts`` (rollouts) or ``max_steps``
+(the rollouts' actions, a bound on the work that needs no clock) would be passed.
 
 The candidates are the legal actions with the discards cut to the base policy's
 ``discards`` cheapest (Classic family): searching ten discards in a dozen worlds mostly
@@ -90,6 +93,13 @@ WORLDS = 12  # measured: 12 worlds beat 6 and 2 on the same deals (docs/benchmar
 VALUE_WORLDS = 24
 MAX_ROLLOUTS = 144
 MAX_ROLLOUT_ACTIONS = 200  # a hand of Classic between rules players lasts ~75 actions: play it out
+#: a deterministic bound on one decision's work: the rollouts' actions over every world and candidate. No
+#: further world is sampled once another would take the total past it (two worlds at least). It binds mostly in
+#: the long-hand variants' largest decisions (Hand and Foot, Triple Play, American: about one choice in ten
+#: changed at a bound of 8,000, in seeded games), to bring the 99th percentile of decision time toward 2 s on
+#: the pure-Python engine; never where rollouts end in the value (144 rollouts of 40 actions at most)
+#: (docs/benchmarks.md, "Decision times of the expert in every variant")
+MAX_STEPS = 6_000
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
@@ -102,15 +112,17 @@ OBJECTIVE = "margin"
 SEARCHES = ("all", "key")
 SEARCH = "all"
 #: how a rollout is scored: played to the end of the hand ("rollout"), or cut after ``horizon``
-#: actions and scored by the linear value of canasta.players.value ("value"; where the value was
-#: fitted, Classic with four players: elsewhere rollouts are played out)
+#: actions and scored by a learned value of canasta.players.value ("value"; at the tables the value was
+#: fitted at, by default Classic with four or two players: elsewhere rollouts are played out)
 LEAVES = ("rollout", "value")
 LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over 400 games, full rollouts 53.1%
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
-#: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS)
-VALUE_MODEL = "linear-v1"  # net-v2 (issue 23) did not measurably beat it: docs/benchmarks.md
+#: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
+#: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
+#: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30")
+VALUE_MODEL = "linear-tables"
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
 #: how the search's best move is tested against the base policy's: its paired gain over all the worlds
@@ -372,7 +384,8 @@ class ExpertPlayer:
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
-                 safe: bool = SAFE_DISCARDS, gate: str = GATE) -> None:
+                 safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS) -> None:
+        self.max_steps = max(1, max_steps)
         self.safe_discards = safe
         if gate not in GATES:
             raise ValueError(f"gate must be one of {', '.join(GATES)}, not {gate!r}")
@@ -435,10 +448,12 @@ class ExpertPlayer:
         worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(legal)))
         values: dict[Action, dict[int, float]] = {a: {} for a in legal}
         side: int = obs["side"]
-        sampled = 0
+        sampled = steps = 0
         for w in range(worlds):
             if deadline is not None and sampled and time.perf_counter() > deadline:
                 break
+            if sampled >= 2 and steps + steps / sampled > self.max_steps:
+                break  # another world would take the work past max_steps
             try:
                 world = deal(obs, rng)
             except (CanastaError, ValueError, KeyError):
@@ -447,7 +462,8 @@ class ExpertPlayer:
                 world.turn_added_existing = True  # the seat may not ask now: it melded or added this turn
             sampled += 1
             for a in legal:
-                value = self._rollout(world, a, side, base)
+                value, played = self._rollout(world, a, side, base)
+                steps += played
                 if value is not None:
                     values[a][w] = value
         tried = [a for a in legal if values[a]]
@@ -482,7 +498,7 @@ class ExpertPlayer:
         ``value_worlds`` where rollouts end in the value (they are short) and ``rollout_worlds`` elsewhere."""
         if self.worlds is not None:
             return self.worlds
-        valued = self.leaf == "value" and position_value.supports_table(obs["variant"], obs["players"])
+        valued = self.leaf == "value" and self.leaf_value.supports_table(obs["variant"], obs["players"])
         return self.value_worlds if valued else self.rollout_worlds
 
     def _significant(self, diffs: list[float]) -> bool:
@@ -505,18 +521,20 @@ class ExpertPlayer:
             got = self._bases[variant] = BasicPlayer(style=style)
         return got
 
-    def _rollout(self, world: Game, action: Action, side: int, basic: BasicPlayer | None = None) -> float | None:
+    def _rollout(self, world: Game, action: Action, side: int,
+                 basic: BasicPlayer | None = None) -> tuple[float | None, int]:
+        """The value of ``action`` in ``world`` for ``side`` (None if the world refuses it) and the actions played."""
         if basic is None:
             basic = self.base_policy(str(world.variant.name))
         g = world.copy()
         try:
             g.apply(action)
         except CanastaError:
-            return None  # the reconstruction refused it: skip
+            return None, 0  # the reconstruction refused it: skip
         before = len(world.hand_results)
         hand_no = world.hand_no
         steps = 0
-        valued = self.leaf == "value" and position_value.supports(g)
+        valued = self.leaf == "value" and self.leaf_value.supports_table(g.variant.name, g.num_players)
         limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
         while not g.is_over and g.hand_no == hand_no and steps < limit:
             actor = g.actor
@@ -532,5 +550,5 @@ class ExpertPlayer:
         else:
             margin = hand_margins(g, before)[side]
         if self.objective == "win":  # the hand won, drawn or lost, not by how much
-            return float((margin > 0) - (margin < 0))
-        return margin
+            return float((margin > 0) - (margin < 0)), steps
+        return margin, steps

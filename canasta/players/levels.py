@@ -7,15 +7,17 @@ easy       BasicPlayer that plays a uniformly random legal action 35% of the
            time (seeded), so it blunders like a beginner
 medium     BasicPlayer
 hard       ExpertPlayer with a smaller budget (6 sampled deals, at most 72 rollouts
-           a decision)
-expert     ExpertPlayer with its default budget (at most 144 rollouts a decision:
-           in 4-player Classic 24 sampled deals, rollouts of 40 actions scored by
-           the learned value ``linear-v1``; elsewhere 12 deals, rollouts of at most 200
-           actions: under a second)
-expert-v1  the expert of 53fdcf2 (today the same play as ``expert``), frozen
-           with its settings spelled out: 24 / 12 sampled deals, at most
-           144 rollouts, horizon 40, the linear value ``linear-v1``, card
-           reading, its base style; the baseline the expert is measured against
+           and 6,000 rollout actions a decision)
+expert     ExpertPlayer with its default budget (at most 144 rollouts and 6,000
+           rollout actions a decision: in Classic with 4 or 2 players 24 sampled
+           deals, rollouts of 40 actions scored by the learned value
+           ``linear-tables``, ``linear-v1``'s weights with 4 players; elsewhere 12
+           deals, rollouts of at most 200 actions: under a second)
+expert-v1  the expert of 53fdcf2 (in 4-player Classic the same play as
+           ``expert``), frozen with its settings spelled out: 24 / 12 sampled
+           deals, at most 144 rollouts, no bound on rollout actions, horizon 40,
+           the linear value ``linear-v1``, card reading, its base style; the
+           baseline the expert is measured against
 =========  ==================================================================
 
 Measured against each other (docs/research.md, "The levels against each other"): medium
@@ -71,12 +73,18 @@ def expert(seed: int | str | None = 0) -> Player:
 EXPERT_V1_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
 
 
+#: no bound on a decision's rollout actions (the expert of 53fdcf2 had none)
+UNBOUNDED_STEPS = 10**9
+
+
 def expert_v1(seed: int | str | None = 0) -> Player:
     """The expert of 53fdcf2, every setting written out so later defaults do not move it
     (its base policy is still BasicPlayer's code: a change there changes it too)."""
     return ExpertPlayer(seed, worlds=None, max_rollouts=144, max_rollout=200, seconds=None, margin_se=1.0,
                         style=EXPERT_V1_STYLE, discards=4, objective="margin", search="all", leaf="value",
-                        horizon=40, read_passes=True, value="linear-v1", value_worlds=24, rollout_worlds=12)
+                        horizon=40, read_passes=True, value="linear-v1", value_worlds=24, rollout_worlds=12,
+                        max_steps=UNBOUNDED_STEPS)
+
 
 
 LEVELS = {"easy": easy, "medium": medium, "hard": hard, "expert": expert, "expert-v1": expert_v1}

@@ -16,7 +16,9 @@ expert's style at every seat, at every start of a turn: ``python -m canasta.play
 --hands 3000 --seed 0`` prints them (the constant below was made by that command).
 
 Values by name (:data:`VALUE_MODELS`, the name versioned with its features): ``linear-v1``, the
-linear value above (the expert of 53fdcf2, level ``expert-v1``), and ``net-v2``, a small
+linear value above (the expert of 53fdcf2, level ``expert-v1``); ``linear-tables``, the same features with
+weights fitted at each table of :data:`TABLE_WEIGHTS` (4-player Classic's are ``linear-v1``'s, 2-player
+Classic's its own; the expert's default); and ``net-v2``, a small
 multilayer perceptron over :data:`FEATURES_V2` (the side's and the opponents' figures apart, the
 stock and the pile) trained with PyTorch on 20,000 self-play hands by
 :mod:`canasta.players.training` and shipped as numpy arrays (``data/value-net-v2.npz``, 57 kB):
@@ -28,7 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Protocol
 
@@ -55,10 +57,26 @@ WEIGHTS: tuple[float, ...] = (
 )  # R^2 on 500 fresh hands: 0.435
 
 
+#: a table: the variant's name and the number of players
+Table = tuple[str, int]
+#: where ``linear-v1`` (and ``net-v2``) were fitted and measured
+CLASSIC_FOUR: Table = ("classic", 4)
+#: the :data:`FEATURES` weights fitted at each table (``linear-tables``), each by
+#: ``python -m canasta.players.value --variant V --players N --hands 3000 --seed 0`` with the expert's base
+#: style of that variant; the R^2 is on 500 fresh hands (seed 1). Mille's (R^2 0.304) are left out: its
+#: expert scored by them lost to the played-out rollouts (docs/benchmarks.md, "Issue 23, stop 30")
+TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
+    CLASSIC_FOUR: WEIGHTS,
+    ("classic", 2): (1.284, 405.84, 163.614, 44.864, -35.394, 1.379, -60.404, 111.631, 45.331, 131.905, -172.542,
+                     -3.255, -8.36, -23.123, 4.41, -0.647),  # R^2 0.338
+}
+
+
 def supports_table(variant: str, players: int) -> bool:
-    """The value is fitted to, and measured on, Classic with four players in partnerships; other
-    variants and tables score differently (their rollouts are played out)."""
-    return variant == "classic" and players == 4
+    """``linear-v1`` is fitted to, and measured on, Classic with four players in partnerships; other
+    variants and tables score differently (their rollouts are played out, or ``linear-tables`` has weights
+    of their own)."""
+    return (variant, players) == CLASSIC_FOUR
 
 
 def supports(game: Game) -> bool:
@@ -108,19 +126,26 @@ def value(game: Game, side: int, weights: Sequence[float] = WEIGHTS) -> float:
 
 
 class PositionValue(Protocol):
-    """A learned value: the expected hand margin of ``side`` in the full position ``game``."""
+    """A learned value: the expected hand margin of ``side`` in the full position ``game``, at the
+    tables it was fitted at (elsewhere the expert plays its rollouts out)."""
 
     def __call__(self, game: Game, side: int) -> float: ...
 
+    def supports_table(self, variant: str, players: int) -> bool: ...
+
 
 class LinearValue:
-    """:func:`value` with fixed weights (``linear-v1``: :data:`WEIGHTS`, the expert of 53fdcf2)."""
+    """:func:`value` with weights fixed per table: ``linear-v1`` has only Classic with four players'
+    (:data:`WEIGHTS`, the expert of 53fdcf2), ``linear-tables`` every table of :data:`TABLE_WEIGHTS`."""
 
-    def __init__(self, weights: Sequence[float] = WEIGHTS) -> None:
-        self.weights = tuple(weights)
+    def __init__(self, weights: dict[Table, tuple[float, ...]] | None = None) -> None:
+        self.weights = {CLASSIC_FOUR: WEIGHTS} if weights is None else dict(weights)
+
+    def supports_table(self, variant: str, players: int) -> bool:
+        return (variant, players) in self.weights
 
     def __call__(self, game: Game, side: int) -> float:
-        return value(game, side, self.weights)
+        return value(game, side, self.weights[game.variant.name, game.num_players])
 
 
 #: the features of the ``net-v2`` value (:func:`features_v2`): every side figure of
@@ -190,12 +215,17 @@ class NetValue:
         """The antisymmetric value of rows ``x``."""
         return np.asarray((self.raw(x) - self.raw(swap_sides(x))) / 2)
 
+    def supports_table(self, variant: str, players: int) -> bool:
+        return supports_table(variant, players)
+
     def __call__(self, game: Game, side: int) -> float:
         return float(self.batch(np.asarray([features_v2(game, side)], dtype=float))[0])
 
 
 #: the values by name; the name carries the version of the features the weights were fitted on
-VALUE_MODELS: dict[str, Callable[[], PositionValue]] = {"linear-v1": LinearValue, "net-v2": NetValue}
+VALUE_MODELS: dict[str, Callable[[], PositionValue]] = {
+    "linear-v1": LinearValue, "linear-tables": partial(LinearValue, TABLE_WEIGHTS), "net-v2": NetValue,
+}
 
 
 @lru_cache(maxsize=8)
@@ -229,27 +259,35 @@ def samples(hands: int, seed: int, style: BasicStyle, variant: str = "classic",
     return np.array(xs, dtype=float), np.array(ys, dtype=float)
 
 
-def fit(hands: int, seed: int, style: BasicStyle, fresh: int = 500) -> tuple[list[float], float]:
-    """Least-squares weights over ``hands`` hands, and R^2 on ``fresh`` other hands."""
-    x, y = samples(hands, seed, style)
+def fit(hands: int, seed: int, style: BasicStyle, fresh: int = 500, variant: str = "classic",
+        players: int = 4) -> tuple[list[float], float]:
+    """Least-squares weights over ``hands`` hands, and R^2 on ``fresh`` other hands (seed ``seed + 1``)."""
+    x, y = samples(hands, seed, style, variant, players)
     weights, *_ = np.linalg.lstsq(x, y, rcond=None)
-    return [round(float(w), 3) for w in weights], r_squared(weights, seed + 1, fresh)
+    return [round(float(w), 3) for w in weights], r_squared(weights, seed + 1, fresh, style, variant, players)
 
 
-def r_squared(weights: Sequence[float], seed: int, hands: int = 500) -> float:
+def r_squared(weights: Sequence[float], seed: int, hands: int = 500, style: BasicStyle = EXPERT_STYLE,
+              variant: str = "classic", players: int = 4) -> float:
     """The share of the variance of final hand margins the value explains, on fresh hands."""
-    x, y = samples(hands, seed, EXPERT_STYLE)
+    x, y = samples(hands, seed, style, variant, players)
     residual = y - x @ np.asarray(weights, dtype=float)
     return float(1.0 - residual.var() / y.var())
 
 
-def main() -> None:  # pragma: no cover - the command that made WEIGHTS
-    parser = argparse.ArgumentParser(description="fit the linear value of Classic positions")
+def main() -> None:  # pragma: no cover - the command that made WEIGHTS and TABLE_WEIGHTS
+    from canasta.players.expert import VARIANT_STYLES  # the expert imports this module
+
+    parser = argparse.ArgumentParser(description="fit the linear value of Classic-family positions")
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    weights, r2 = fit(args.hands, args.seed, EXPERT_STYLE)
-    print(json.dumps({"features": FEATURES, "weights": weights, "r2_fresh_hands": round(r2, 3)}, indent=1))
+    style = VARIANT_STYLES.get(args.variant, EXPERT_STYLE)  # the expert's base style there
+    weights, r2 = fit(args.hands, args.seed, style, variant=args.variant, players=args.players)
+    print(json.dumps({"table": [args.variant, args.players], "features": FEATURES, "weights": weights,
+                      "r2_fresh_hands": round(r2, 3)}, indent=1))
 
 
 if __name__ == "__main__":
