@@ -85,6 +85,11 @@ DEFAULT_STYLE = BasicStyle()
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely. Here,
 #: below the expert and the learned value (fitted to hands played in this style), so both import it.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
+#: the expert's base style in a variant where EXPERT_STYLE loses to the texts' defaults (docs/benchmarks.md,
+#: "The base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
+#: (``wild_completes=5``) costs 3.4 points of win rate there; elsewhere the tuned style wins or the family's
+#: basic player (American, Hand and Foot, Samba, Burraco) reads no style. Here for the same reason.
+VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE}
 
 
 def _is_wild(code: int) -> bool:

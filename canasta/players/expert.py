@@ -79,8 +79,9 @@ from canasta.engine.idturn import SambaGame
 from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
 from canasta.players.base import Observation
-from canasta.players.basic import DEFAULT_STYLE, BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
+from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
+from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -129,11 +130,6 @@ SAFE_DISCARDS = False
 #: ("paired"), or picked on half the worlds and tested on the other half ("split": no winner's curse)
 GATES = ("paired", "split")
 GATE = "paired"
-#: the base style of a variant where EXPERT_STYLE loses to the texts' defaults (docs/benchmarks.md, "The
-#: base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
-#: (``wild_completes=5``) costs 3.4 points of win rate there; elsewhere the tuned style wins or the family's
-#: basic player (American, Hand and Foot, Samba, Burraco) reads no style
-VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE}
 
 
 def _respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],

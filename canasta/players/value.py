@@ -38,7 +38,7 @@ import numpy as np
 
 from canasta.cards import JOKER
 from canasta.engine.game import Game
-from canasta.players.basic import EXPERT_STYLE, BasicPlayer, BasicStyle
+from canasta.players.basic import EXPERT_STYLE, VARIANT_STYLES, BasicPlayer, BasicStyle
 
 _WILDS = (JOKER, 8, 9, 10, 11)
 
@@ -276,8 +276,6 @@ def r_squared(weights: Sequence[float], seed: int, hands: int = 500, style: Basi
 
 
 def main() -> None:  # pragma: no cover - the command that made WEIGHTS and TABLE_WEIGHTS
-    from canasta.players.expert import VARIANT_STYLES  # the expert imports this module
-
     parser = argparse.ArgumentParser(description="fit the linear value of Classic-family positions")
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
