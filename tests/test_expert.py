@@ -197,6 +197,21 @@ def test_key_search_leaves_the_opened_side_s_play_to_the_base_policy() -> None:
     assert "sampled deals" in ExpertPlayer(worlds=2).decide(obs, legal)[1]
 
 
+def test_every_search_also_searches_natural_cards_onto_the_table() -> None:
+    """Natural cards onto the table once the side has opened are obvious to the default search (no sampled
+    deals); search=every searches them too: in Mille a triple held back can still take the pile ("If a player
+    has two or more cards in their hand of the same rank as the upcard, they may ... take the entire discard
+    pile"), so melding it is a choice."""
+    from helpers import position
+
+    game = position(hands={0: "5h 5d 5c 9c Kd Qs 7h", 2: "4c"}, melds={0: ["Ah Ad Ac"]}, phase="play", pile="6c 8d")
+    obs, legal = game.observation(0), game.legal_actions()
+    basic_choice = BasicPlayer(style=ExpertPlayer().base_policy("classic").style).choose(obs, legal)
+    assert basic_choice.kind in ("meld", "add")
+    assert "sampled deals" not in ExpertPlayer(worlds=2).decide(obs, legal)[1]
+    assert "sampled deals" in ExpertPlayer(worlds=2, search="every").decide(obs, legal)[1]
+
+
 def test_pile_passes_reads_who_passed_on_each_discard() -> None:
     """Every Classic turn ends with one discard (Bicycle: "he completes his turn by discarding one card"),
     so the pile since it was last taken is the discards in turn order, each the top card for the seat

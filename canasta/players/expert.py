@@ -108,9 +108,10 @@ CANDIDATE_DISCARDS = 4
 #: what a rollout is worth: the hand's score margin, or only its sign ("win": +1, 0, -1)
 OBJECTIVES = ("margin", "win")
 OBJECTIVE = "margin"
-#: which decisions are searched: all but the obvious ones, or only the start of a turn (take the pile
-#: or draw) and the side's initial meld ("key")
-SEARCHES = ("all", "key")
+#: which decisions are searched: all but the obvious ones ("all"), every one with a choice, natural cards
+#: onto the table once opened included ("every"), or only the start of a turn (take the pile or draw) and
+#: the side's initial meld ("key")
+SEARCHES = ("all", "every", "key")
 SEARCH = "all"
 #: how a rollout is scored: played to the end of the hand ("rollout"), or cut after ``horizon``
 #: actions and scored by a learned value of canasta.players.value ("value"; at the tables the value was
@@ -429,7 +430,9 @@ class ExpertPlayer:
             deal = determinize_ids if getattr(cls, "MELD_IDS", False) else partial(
                 determinize, read_passes=self.read_passes)
         # the hand-passing deal (Hand and Foot): BasicPlayer's choice, no search (nobody holds cards yet)
-        if len(legal) == 1 or obs["phase"] in ("answer", "pass") or _obvious(obs, basic_choice):
+        if len(legal) == 1 or obs["phase"] in ("answer", "pass"):
+            return basic_choice, basic_reason
+        if self.search != "every" and _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         if self.search == "key" and obs["phase"] != "draw" and obs["opened"][obs["side"]]:
             return basic_choice, basic_reason
