@@ -266,6 +266,32 @@ def test_golden_triple_play_record():
     assert "1166 actions in 4 hand(s)" in summary[0] and summary[-1] == "side 0 wins with 78940; side 1 63330"
 
 
+def test_a_player_stranded_with_one_card_ends_the_turn_without_a_discard():
+    """Denexa 'Triple Play': 'Beginning when a player picks up their knee pile, they no longer draw a card to
+    replace red 3s. They simply play them and continue their turn.' In this arena game (expert and basic, seed
+    arena/2805/12) seat 3, in its foot with one card, draws two red threes and keeps one card it may neither
+    discard (that would be going out, and its side lacks the books) nor meld. The game had no legal move there;
+    now the turn ends without a discard (`end`), the card staying in hand, and the hand plays on to its end."""
+    from pathlib import Path
+
+    from canasta.notation import parse_action
+
+    g = Game(V, 4, "arena/2805/12")
+    moves = (Path(__file__).parent / "data" / "triple-play-stranded.txt").read_text().split("\n")
+    for text in filter(None, moves):
+        g.push(parse_action(text))
+    assert g.turn == 3 and g.phase == "play" and g.in_foot[3] and g.permission is True
+    assert g.observation(3)["hand"] == ["7d"]
+    assert legal_texts(g) == {"end"}
+    assert_illegal(g, "discard 7d", "cannot-go-out")
+    act(g, "end")
+    assert g.actor == 0 and g.phase == "draw" and g.observation(3)["hand"] == ["7d"]
+    player = BasicPlayer()
+    while not g.hand_results:
+        g.push(player.choose(g.observation(g.actor), g.legal_actions()))
+    assert len(g.hand_results) == 1
+
+
 def test_scorekeeper_triple_play_knee_foot_and_reminder_penalty():
     """Denexa 'Triple Play': 'Unplayed red 3s have a value of -500 points each; unplayed black 3s are -100
     points each' (knee and foot cards go in 'hands'); '7s: 5,000 points per canasta. 5s: 3,000 per canasta.

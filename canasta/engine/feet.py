@@ -281,7 +281,7 @@ class FootGame(SetMeldGame):
             out = [a for a in out if a.kind != "discard"]
             if pending_ok:
                 out.append(Action("end"))
-        elif self._floats() and pending_ok:
+        elif (self._floats() or self._stranded()) and pending_ok:
             out.append(Action("end"))
         if not v.red_threes_laid_out:
             # red threes kept in hand (Encyclopedia) are 'useful only as discards'; only the colour of a three
@@ -297,8 +297,21 @@ class FootGame(SetMeldGame):
         return bool(self.variant.floating) and self.in_foot[self.turn] and not self.no_discard \
             and self.phase == "play"
 
+    def _stranded(self) -> bool:
+        """A player in the play phase with at most one card, who may not discard it because that would be going
+        out and the side may not go out. Triple Play's red threes make it happen: 'Beginning when a player picks
+        up their knee pile, they no longer draw a card to replace red 3s', so a player down to one card who
+        draws two red threes still holds one. The texts do not say what then; the turn ends without a discard
+        (as after Triple Play's knock), the card staying in hand, rather than the game having no move."""
+        seat = self.turn
+        if self.phase != "play" or self.no_discard or self.hand_sizes[seat] > 1:
+            return False
+        hand = self.hands[seat]
+        return not any(hand[c] and self._check_discard(Action("discard", (c,)), raise_error=False)
+                       for c in range(NUM_CODES))
+
     def _check_end(self) -> None:
-        if (self._knocks() and not self.no_discard) or self._floats():
+        if (self._knocks() and not self.no_discard) or self._floats() or self._stranded():
             if not self._pending_met(self._sides[self.turn]):
                 raise IllegalActionError("minimum-count", "your initial meld is below the minimum: meld more or retract")
             return
@@ -307,11 +320,11 @@ class FootGame(SetMeldGame):
     def _do_end(self, seat: int) -> None:
         if self.phase == "play" and self._knocks() and not self.no_discard:
             self._next_turn()  # Triple Play: the turn after a pile take ends without a discard
-        elif self._floats():
+        elif self._floats() or self._stranded():
             if self.permission is True:  # Denexa: 'Not being able to go out after having asked'
                 side = self._sides[seat]
                 self.penalties[side].append(("failed_go_out", -self.variant.rules["failed_go_out_penalty"]))
-            self._next_turn()  # Encyclopedia: the player 'floats' rather than discarding
+            self._next_turn()  # Encyclopedia: the player 'floats' rather than discarding; or stranded
         else:
             super()._do_end(seat)
 
