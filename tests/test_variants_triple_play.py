@@ -277,7 +277,7 @@ def test_a_player_stranded_with_one_card_ends_the_turn_without_a_discard():
     from canasta.notation import parse_action
 
     g = Game(V, 4, "arena/2805/12")
-    moves = (Path(__file__).parent / "data" / "triple-play-stranded.txt").read_text().split("\n")
+    moves = (Path(__file__).parent / "data" / "triple-play-stranded.moves").read_text().split("\n")
     for text in filter(None, moves):
         g.push(parse_action(text))
     assert g.turn == 3 and g.phase == "play" and g.in_foot[3] and g.permission is True
