@@ -17,11 +17,12 @@ At each decision with more than one legal action the player
    (a rules player as rollout policy: random rollouts say little about Canasta),
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
-   ended there. In Classic with four or two players (``leaf="value"``, the default) a rollout
-   stops after ``horizon`` (40) actions instead and the position is scored by a learned
-   value of :mod:`canasta.players.value` (``value``: by default ``linear-tables``, linear weights
-   fitted to self-play hand margins at each of those tables; ``net-v2``, a small network, is an
-   option): far less noisy than the end of the hand, so the default there is twice the worlds (24);
+   ended there. In Classic with four or two players, Hand and Foot, Triple Play and Modern American
+   with four (``leaf="value"``, the default) a rollout stops after ``horizon`` (40) actions instead
+   and the position is scored by a learned value of :mod:`canasta.players.value` (``value``: by
+   default ``linear-tables``, linear weights fitted to self-play hand margins at each of those
+   tables; ``net-v2``, a small network, is an option): far less noisy than the end of the hand, so
+   the default there is twice the worlds (24);
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
    random numbers). The base policy's own choice is kept unless the best action's
@@ -115,7 +116,8 @@ SEARCHES = ("all", "every", "key")
 SEARCH = "all"
 #: how a rollout is scored: played to the end of the hand ("rollout"), or cut after ``horizon``
 #: actions and scored by a learned value of canasta.players.value ("value"; at the tables the value was
-#: fitted at, by default Classic with four or two players: elsewhere rollouts are played out)
+#: fitted at, by default Classic with four or two players, Hand and Foot, Triple Play and American with four:
+#: elsewhere rollouts are played out)
 LEAVES = ("rollout", "value")
 LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over 400 games, full rollouts 53.1%
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
@@ -123,7 +125,9 @@ HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
 #: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
-#: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30")
+#: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30"), and weights over the
+#: score's items in Hand and Foot, Triple Play and American (ahead of played-out rollouts on the same deals:
+#: "Issue 23, stop 32")
 VALUE_MODEL = "linear-tables"
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False

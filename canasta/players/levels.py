@@ -9,10 +9,11 @@ medium     BasicPlayer
 hard       ExpertPlayer with a smaller budget (6 sampled deals, at most 72 rollouts
            and 6,000 rollout actions a decision)
 expert     ExpertPlayer with its default budget (at most 144 rollouts and 6,000
-           rollout actions a decision: in Classic with 4 or 2 players 24 sampled
-           deals, rollouts of 40 actions scored by the learned value
-           ``linear-tables``, ``linear-v1``'s weights with 4 players; elsewhere 12
-           deals, rollouts of at most 200 actions: under a second)
+           rollout actions a decision: in Classic with 4 or 2 players, Hand and
+           Foot, Triple Play and American with 4, 24 sampled deals, rollouts of
+           40 actions scored by the learned value ``linear-tables``
+           (``linear-v1``'s weights in 4-player Classic); elsewhere 12 deals,
+           rollouts of at most 200 actions: under a second)
 expert-v1  the expert of 53fdcf2 (in 4-player Classic the same play as
            ``expert``), frozen with its settings spelled out: 24 / 12 sampled
            deals, at most 144 rollouts, no bound on rollout actions, horizon 40,

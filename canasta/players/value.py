@@ -23,6 +23,12 @@ multilayer perceptron over :data:`FEATURES_V2` (the side's and the opponents' fi
 stock and the pile) trained with PyTorch on 20,000 self-play hands by
 :mod:`canasta.players.training` and shipped as numpy arrays (``data/value-net-v2.npz``, 57 kB):
 numpy runs it, PyTorch is needed only to train.
+
+Hand and Foot, Triple Play and Modern American score a hand very differently from Classic (books of seven,
+unplayed feet and knees, penalties for incomplete melds), so their positions are described by
+:data:`SCORE_FEATURES` instead: the items of the hand's score if it ended now, and what the side holds and has
+still to pick up, with weights fitted by the same command at each of those tables (:data:`SCORED_TABLE_WEIGHTS`,
+part of ``linear-tables`` since stop 32 of issue 23: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -37,8 +43,15 @@ from typing import Protocol
 import numpy as np
 
 from canasta.cards import JOKER
+from canasta.engine.american import AmericanGame
+from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
+from canasta.engine.setgame import SetMeldGame
 from canasta.players.basic import EXPERT_STYLE, VARIANT_STYLES, BasicPlayer, BasicStyle
+from canasta.variants import find_variant
+from canasta.variants.american import American
+from canasta.variants.base import SideScore
+from canasta.variants.hand_and_foot import HandAndFoot
 
 _WILDS = (JOKER, 8, 9, 10, 11)
 
@@ -69,6 +82,18 @@ TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     CLASSIC_FOUR: WEIGHTS,
     ("classic", 2): (1.284, 405.84, 163.614, 44.864, -35.394, 1.379, -60.404, 111.631, 45.331, 131.905, -172.542,
                      -3.255, -8.36, -23.123, 4.41, -0.647),  # R^2 0.338
+}
+
+#: the :data:`SCORE_FEATURES` weights of Hand and Foot, Triple Play and Modern American with four players, each
+#: fitted by ``python -m canasta.players.value --variant V --players 4 --hands 3000 --seed 0``; R^2 on 500 fresh
+#: hands
+SCORED_TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
+    ("hand-and-foot", 4): (1.474, -0.336, 0.903, 0.665, 0.444, 0.944, 0.0, 0.0, 0.0, 309.924, 222.273, 31.232,
+                           22.116, 66.734, 88.082, -239.701, 2.027),  # R^2 0.248
+    ("american", 4): (0.818, -2.634, 0.94, 1.194, 0.0, 0.0, 0.477, 0.362, 0.191, 230.716, 77.506, -19.205, 2.335,
+                      34.47, 0.0, 491.621, 2.996),  # R^2 0.26
+    ("triple-play", 4): (-0.665, 0.498, 0.769, 0.976, 0.095, 0.783, 0.0, 0.0, 0.0, 757.619, 494.504, 137.463,
+                         -248.661, -33.404, -85.242, -1104.978, 7.837),  # R^2 0.427
 }
 
 
@@ -120,9 +145,64 @@ def features(game: Game, side: int) -> list[float]:
     return [*diff, pile, pile if game.frozen else 0.0]
 
 
+#: the features of a Hand and Foot, Triple Play or Modern American position (side figures are the side's minus
+#: the opponents' mean): the items of the hand's score if it ended now (an unplayed knee or foot counts as cards
+#: in hand; American's penalties for incomplete melds and for aces or sevens left in hand, and its threes, are
+#: items of their own; an item a variant does not score is 0), the open melds of five or six and of three or four
+#: cards, the cards, wild cards and pairs held, the knees and feet not yet picked up, whether the side has
+#: opened, and the pile's size signed by whose turn it is
+SCORE_FEATURES = (
+    "melded_cards", "cards_in_hand", "natural_canastas", "mixed_canastas", "wild_canastas", "red_threes",
+    "incomplete_melds", "aces_sevens_in_hand", "threes",
+    "melds_5_6", "melds_3_4", "held_cards", "held_wilds", "held_pairs", "piles_to_pick_up", "opened",
+    "pile_to_move",
+)
+_SCORE_ITEMS = SCORE_FEATURES[:9]
+#: the games whose positions :data:`SCORE_FEATURES` describe (their hands score very differently from Classic's)
+_SCORED_GAMES = (FootGame, AmericanGame)
+_SCORED_VARIANTS = (HandAndFoot, American)
+
+
+def _scored_side_figures(game: SetMeldGame, side: int, score: SideScore) -> list[float]:
+    items = [float(score["items"].get(name, 0)) for name in _SCORE_ITEMS]
+    sizes = [len(m.cards) for m in game.melds[side].values()]
+    held = wilds = pairs = piles = 0
+    for seat in range(game.num_players):
+        if game.side_of(seat) != side:
+            continue
+        hand = game.hands[seat]
+        held += sum(hand)
+        wilds += sum(hand[c] for c in _WILDS)
+        pairs += sum(1 for r in range(4, 15) if hand[4 * r] + hand[4 * r + 1] + hand[4 * r + 2] + hand[4 * r + 3] >= 2)
+        if isinstance(game, FootGame):
+            piles += (1 if game.knees[seat] else 0) + (1 if game.feet[seat] else 0)
+    return [*items, sum(1 for n in sizes if 5 <= n <= 6), sum(1 for n in sizes if n <= 4), held, wilds, pairs,
+            piles, 1.0 if game.opened[side] else 0.0]
+
+
+def score_features(game: SetMeldGame, side: int) -> list[float]:
+    """:data:`SCORE_FEATURES` of ``game`` for ``side``."""
+    scores = game.score_sides(None)
+    own = _scored_side_figures(game, side, scores[side])
+    others = [_scored_side_figures(game, s, scores[s]) for s in range(game.num_sides) if s != side]
+    diff = [o - sum(f[i] for f in others) / len(others) for i, o in enumerate(own)]
+    return [*diff, len(game.pile) * (1.0 if game.side_of(game.actor) == side else -1.0)]
+
+
+def table_features(game: Game, side: int) -> list[float]:
+    """The features a linear value of ``game``'s family is fitted on: :data:`SCORE_FEATURES` in Hand and Foot,
+    Triple Play and Modern American, :data:`FEATURES` elsewhere."""
+    return score_features(game, side) if isinstance(game, _SCORED_GAMES) else features(game, side)
+
+
+def feature_names(variant: str) -> tuple[str, ...]:
+    """The names of :func:`table_features` in ``variant``."""
+    return SCORE_FEATURES if issubclass(find_variant(variant), _SCORED_VARIANTS) else FEATURES
+
+
 def value(game: Game, side: int, weights: Sequence[float] = WEIGHTS) -> float:
     """The expected hand margin of ``side`` (its hand score minus the opponents' mean)."""
-    return float(np.dot(weights, features(game, side)))
+    return float(np.dot(weights, table_features(game, side)))
 
 
 class PositionValue(Protocol):
@@ -136,7 +216,8 @@ class PositionValue(Protocol):
 
 class LinearValue:
     """:func:`value` with weights fixed per table: ``linear-v1`` has only Classic with four players'
-    (:data:`WEIGHTS`, the expert of 53fdcf2), ``linear-tables`` every table of :data:`TABLE_WEIGHTS`."""
+    (:data:`WEIGHTS`, the expert of 53fdcf2), ``linear-tables`` every table of :data:`TABLE_WEIGHTS` and
+    :data:`SCORED_TABLE_WEIGHTS` (over :func:`table_features`, which picks the features of the game's family)."""
 
     def __init__(self, weights: dict[Table, tuple[float, ...]] | None = None) -> None:
         self.weights = {CLASSIC_FOUR: WEIGHTS} if weights is None else dict(weights)
@@ -224,7 +305,8 @@ class NetValue:
 
 #: the values by name; the name carries the version of the features the weights were fitted on
 VALUE_MODELS: dict[str, Callable[[], PositionValue]] = {
-    "linear-v1": LinearValue, "linear-tables": partial(LinearValue, TABLE_WEIGHTS), "net-v2": NetValue,
+    "linear-v1": LinearValue, "linear-tables": partial(LinearValue, TABLE_WEIGHTS | SCORED_TABLE_WEIGHTS),
+    "net-v2": NetValue,
 }
 
 
@@ -248,7 +330,7 @@ def samples(hands: int, seed: int, style: BasicStyle, variant: str = "classic",
         seen: list[list[list[float]]] = []
         while not game.is_over and game.hand_no == 1:
             if game.phase == "draw":
-                seen.append([features(game, s) for s in range(game.num_sides)])
+                seen.append([table_features(game, s) for s in range(game.num_sides)])
             game.push(player.choose(game.observation(game.actor), game.legal_actions()))
         totals = [s["total"] for s in game.hand_results[0]["sides"]]
         for per_side in seen:
@@ -284,7 +366,7 @@ def main() -> None:  # pragma: no cover - the command that made WEIGHTS and TABL
     args = parser.parse_args()
     style = VARIANT_STYLES.get(args.variant, EXPERT_STYLE)  # the expert's base style there
     weights, r2 = fit(args.hands, args.seed, style, variant=args.variant, players=args.players)
-    print(json.dumps({"table": [args.variant, args.players], "features": FEATURES, "weights": weights,
+    print(json.dumps({"table": [args.variant, args.players], "features": feature_names(args.variant), "weights": weights,
                       "r2_fresh_hands": round(r2, 3)}, indent=1))
 
 
