@@ -23,9 +23,12 @@ from canasta.players.value import (
 )
 
 
-def _midgame(seed: int, actions: int) -> Game:
-    game = Game("classic", 4, seed)
-    player = BasicPlayer()
+def _midgame(seed: int, actions: int, variant: str = "classic") -> Game:
+    """Classic with BasicPlayer's default style, another variant with the expert's base style there."""
+    from canasta.players.basic import VARIANT_STYLES
+
+    game = Game(variant, 4, seed)
+    player = BasicPlayer() if variant == "classic" else BasicPlayer(style=VARIANT_STYLES.get(variant, EXPERT_STYLE))
     for _ in range(actions):
         if game.is_over or game.hand_no != 1:
             break
@@ -79,7 +82,7 @@ def test_each_value_names_the_tables_it_was_fitted_at() -> None:
         assert len(SCORED_TABLE_WEIGHTS[variant, players]) == len(SCORE_FEATURES)
     assert set(SCORED_TABLE_WEIGHTS) == {("hand-and-foot", 4), ("triple-play", 4), ("american", 4)}
     assert not tables.supports_table("hand-and-foot", 2) and not tables.supports_table("american", 2)
-    feet = _feet_midgame("hand-and-foot", 2, 60)
+    feet = _midgame(2, 60, "hand-and-foot")
     assert tables(feet, 0) == value(feet, 0, SCORED_TABLE_WEIGHTS["hand-and-foot", 4]) == -tables(feet, 1)
     four, two = _midgame(3, 50), Game("classic", 2, 5)
     assert tables(four, 0) == v1(four, 0) == value(four, 0)
@@ -225,18 +228,6 @@ def test_net_value_refuses_weights_of_other_features(tmp_path: Path) -> None:
         NetValue(tmp_path / "old.npz")
 
 
-def _feet_midgame(variant: str, seed: int, actions: int) -> Game:
-    from canasta.players.basic import VARIANT_STYLES
-
-    game = Game(variant, 4, seed)
-    player = BasicPlayer(style=VARIANT_STYLES.get(variant, EXPERT_STYLE))
-    for _ in range(actions):
-        if game.is_over or game.hand_no != 1:
-            break
-        game.push(player.choose(game.observation(game.actor), game.legal_actions()))
-    return game
-
-
 def test_feet_value_reads_the_score_of_the_hand_as_it_stands_and_is_zero_sum() -> None:
     """Hand and Foot and Triple Play positions are described by :data:`SCORE_FEATURES`: the items of the hand's
     score if it ended now (Hand and Foot: 'Cards left in a player's hand and foot count against the team'),
@@ -247,7 +238,7 @@ def test_feet_value_reads_the_score_of_the_hand_as_it_stands_and_is_zero_sum() -
     assert feature_names("hand-and-foot") == feature_names("triple-play") == SCORE_FEATURES
     assert feature_names("classic") == FEATURES
     for variant in ("hand-and-foot", "triple-play"):
-        game = _feet_midgame(variant, 7, 120)
+        game = _midgame(7, 120, variant)
         weights = SCORED_TABLE_WEIGHTS[variant, 4]
         f0, f1 = table_features(game, 0), table_features(game, 1)
         assert len(f0) == len(SCORE_FEATURES) == len(weights)
