@@ -92,6 +92,45 @@ def expert_settings() -> dict[str, Callable[[str], Any]]:
             if name not in ("self", "seed", "style")}
 
 
+def _style_fields(style_class: Any, prefix: str = "") -> dict[str, Callable[[str], Any]]:
+    """The settings of a style dataclass and its nested family styles (``feet.dirty_from``), with readers."""
+    hints = typing.get_type_hints(style_class)
+    out: dict[str, Callable[[str], Any]] = {}
+    for f in dataclasses.fields(style_class):
+        kind = hints[f.name]
+        if dataclasses.is_dataclass(kind):
+            out |= _style_fields(kind, f"{prefix}{f.name}.")
+        else:
+            out[prefix + f.name] = _setting_reader(kind)
+    return out
+
+
+def basic_style(params: list[str]) -> BasicStyle:
+    """A BasicStyle from ``key=value`` settings; a family's judgement calls as ``american.key=value`` or
+    ``feet.key=value`` (:class:`~canasta.players.american_basic.AmericanStyle`,
+    :class:`~canasta.players.feet_basic.FeetStyle`)."""
+    readers = _style_fields(BasicStyle)
+    top: dict[str, Any] = {}
+    nested: dict[str, dict[str, Any]] = {}
+    for p in params:
+        key, sep, value = p.partition("=")
+        if not sep or key not in readers:
+            raise ValueError(f"basic setting {p!r}: use one of {', '.join(readers)} as key=value")
+        try:
+            read = readers[key](value)
+        except ValueError as exc:
+            raise ValueError(f"basic setting {p!r}: {exc}") from None
+        group, dot, field = key.partition(".")
+        if dot:
+            nested.setdefault(group, {})[field] = read
+        else:
+            top[key] = read
+    style = BasicStyle(**top)
+    for group, values in nested.items():
+        style = dataclasses.replace(style, **{group: dataclasses.replace(getattr(style, group), **values)})
+    return style
+
+
 def make_player(spec: str, seed: int | str) -> Player:
     """A player from ``name``, ``expert:key=value:...`` (ExpertPlayer settings),
     ``basic:key=value:...`` (a BasicStyle: how the tuned styles are compared), an outside
@@ -111,14 +150,7 @@ def make_player(spec: str, seed: int | str) -> Player:
         return get_player(name, seed)
     kind = name.strip().lower()
     if kind == "basic":
-        fields = {f.name: f.type for f in dataclasses.fields(BasicStyle)}
-        style: dict[str, Any] = {}
-        for p in params:
-            key, sep, value = p.partition("=")
-            if not sep or key not in fields:
-                raise ValueError(f"basic setting {p!r}: use one of {', '.join(fields)} as key=value")
-            style[key] = float(value) if fields[key] in (float, "float") else int(value)
-        return BasicPlayer(seed, style=BasicStyle(**style))
+        return BasicPlayer(seed, style=basic_style(params))
     if kind != "expert":
         raise ValueError(f"only 'expert' and 'basic' take settings, not {name!r}")
     settings = expert_settings()

@@ -79,6 +79,23 @@ def test_basic_styles_are_named_in_the_arena() -> None:
     assert make_player("basic:hold_back=3", 1).hold_back == 3  # type: ignore[attr-defined]
 
 
+
+def test_family_styles_are_named_in_the_arena() -> None:
+    """A family's judgement calls are set as ``american.key=value`` or ``feet.key=value`` (how the expert's
+    American and Hand and Foot base styles were compared: docs/benchmarks.md, "Issue 23, stop 33"); an
+    unknown key or a value of the wrong type is refused by name."""
+    from canasta.players.american_basic import AmericanStyle
+    from canasta.players.feet_basic import FeetStyle
+
+    p = make_player("basic:feet.pair_wild_hand=14:feet.dirty_from=7:american.start_melds=false:keep_pair=3.5", 1)
+    assert isinstance(p, BasicPlayer)
+    assert p.style == BasicStyle(keep_pair=3.5, feet=FeetStyle(pair_wild_hand=14, dirty_from=7),
+                                 american=AmericanStyle(start_melds=False))
+    for bad in ("basic:feet.wings=2", "basic:feet.dirty_from=many", "basic:american=1"):
+        with pytest.raises(ValueError, match="basic setting"):
+            make_player(bad, 1)
+
+
 def test_run_arena_and_outputs(tmp_path: Path) -> None:
     result = run_arena("classic", ["basic", "random"], games=2, workers=1, seed=5, table=2, hands=1)
     assert result["games"] == 2 and result["deals"] == 1

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from canasta.cards import parse_card
+from canasta.cards import JOKER, parse_card
 from canasta.engine.actions import DISCARD, NO_ACTION, TAKE, YES_ACTION, Action
 from canasta.engine.game import Game
 from canasta.players import BasicPlayer, Player, RandomPlayer, get_player, hint
@@ -273,6 +273,60 @@ def test_american_basic_puts_wild_cards_on_melds_once_it_may_go_out() -> None:
                      stock="4h 5h 6d 8h 10c 10d 10h 10s 4s 5d 6s 8s 4h 5h")
     kept = BasicPlayer(0).choose(fewer.observation(0), fewer.legal_actions())
     assert kept.kind == "discard"  # one canasta, a long stock: the wild card stays for a canasta
+
+
+
+def test_the_expert_s_american_style_puts_a_wild_card_on_a_meld_of_five() -> None:
+    """Terms: a wild card may join a meld 'provided that the meld already contains at least five natural cards'.
+    The basic player keeps its wild card until a meld has six (then it closes a canasta); the expert's base
+    style (AMERICAN_EXPERT_STYLE, tuned by self-play: docs/benchmarks.md, "Issue 23, stop 33") lays it on a
+    meld of five, and with one canasta made it starts putting its wild cards on melds."""
+    from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, AmericanStyle
+    from canasta.players.basic import EXPERT_STYLE, BasicStyle
+    from tests.helpers import position
+
+    assert EXPERT_STYLE.american == AMERICAN_EXPERT_STYLE
+    tuned = BasicPlayer(0, style=BasicStyle(american=AMERICAN_EXPERT_STYLE))
+    game = position(variant="american", hands={0: "2c 5s 6h 8d", 1: "4c 4d 5c 6c 8c"},
+                    melds={0: ["9s 9h 9d 9c 9s"]}, phase="play",
+                    stock="4h 5h 6d 8h 10c 10d 10h 10s 4s 5d 6s 8s 4h 5h")
+    assert BasicPlayer(0).choose(game.observation(0), game.legal_actions()).kind == "discard"
+    action = tuned.choose(game.observation(0), game.legal_actions())
+    assert action.kind == "add" and action.cards == (parse_card("2c"),) and action.target == 9
+    one_canasta = position(variant="american", hands={0: "2c 5s 6h 8d", 1: "4c 4d 5c 6c 8c"},
+                           melds={0: ["Ks Ks Kh Kh Kd Kd Kc", "9s 9h 9d 9c 9s"]}, phase="play",
+                           stock="4h 5h 6d 8h 10c 10d 10h 10s 4s 5d 6s 8s 4h 5h")
+    assert BasicPlayer(0).choose(one_canasta.observation(0), one_canasta.legal_actions()).kind == "discard"
+    after_one = BasicPlayer(0, style=BasicStyle(american=AmericanStyle(out_canastas=1)))  # that setting alone
+    assert after_one.choose(one_canasta.observation(0), one_canasta.legal_actions()).kind == "add"
+
+
+def test_the_expert_s_hand_and_foot_style_keeps_wild_cards_off_natural_melds() -> None:
+    """Hand and Foot: wild cards make dirty piles ('a dirty pile ... may contain up to three wild cards')
+    or a pile of wild cards. The basic player puts a wild card on a meld of four or more while dirty piles
+    are missing; the expert's base style there (HAND_AND_FOOT_EXPERT_STYLE, tuned by self-play:
+    docs/benchmarks.md, "Issue 23, stop 33") never does, keeping them for the pile of wild cards and the last
+    discard. Found by playing seeded hands until the basic player makes that move."""
+    from canasta.players.basic import VARIANT_STYLES
+    from canasta.players.feet_basic import HAND_AND_FOOT_EXPERT_STYLE
+
+    assert VARIANT_STYLES["hand-and-foot"].feet == HAND_AND_FOOT_EXPERT_STYLE
+    basic, tuned = BasicPlayer(0), BasicPlayer(0, style=VARIANT_STYLES["hand-and-foot"])
+    found = 0
+    for h in range(20):
+        game = Game("hand-and-foot", 4, f"feet-style/{h}")
+        while not game.is_over and game.hand_no == 1 and found < 3:
+            obs, legal = game.observation(game.actor), game.legal_actions()
+            action, reason = basic.decide(obs, legal)
+            if reason == "a wild card toward a dirty pile":
+                found += 1
+                other = tuned.choose(obs, legal)
+                assert other != action and not (other.kind == "add" and other.target != 1
+                                                and any(c == JOKER or 8 <= c <= 11 for c in other.cards))
+            game.push(action)
+        if found >= 3:
+            break
+    assert found >= 3
 
 
 @pytest.mark.parametrize("variant", sorted(__import__("canasta.variants", fromlist=["VARIANTS"]).VARIANTS))

@@ -34,9 +34,9 @@ from canasta.engine.actions import (
     YES_ACTION,
     Action,
 )
-from canasta.players.american_basic import choose_american
+from canasta.players.american_basic import AMERICAN_DEFAULT_STYLE, AMERICAN_EXPERT_STYLE, AmericanStyle, choose_american
 from canasta.players.base import Observation
-from canasta.players.feet_basic import choose_feet
+from canasta.players.feet_basic import FEET_DEFAULT_STYLE, HAND_AND_FOOT_EXPERT_STYLE, FeetStyle, choose_feet
 from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -78,18 +78,24 @@ class BasicStyle:
     keep_melded: float = 30.0
     #: weight of the pile-feeding risk for a rank the next player has passed on (pile_passes; 1: not read)
     pass_danger: float = 1.0
+    #: the judgement calls of Modern American's rules of thumb (canasta.players.american_basic)
+    american: AmericanStyle = AMERICAN_DEFAULT_STYLE
+    #: the judgement calls of Hand and Foot's and Triple Play's rules of thumb (canasta.players.feet_basic)
+    feet: FeetStyle = FEET_DEFAULT_STYLE
 
 
 DEFAULT_STYLE = BasicStyle()
 #: ExpertPlayer's base and rollout policy: BasicPlayer with the style that beat the texts' defaults in
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely. Here,
 #: below the expert and the learned value (fitted to hands played in this style), so both import it.
-EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25)
-#: the expert's base style in a variant where EXPERT_STYLE loses to the texts' defaults (docs/benchmarks.md,
+EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25, american=AMERICAN_EXPERT_STYLE)
+#: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/benchmarks.md,
 #: "The base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
-#: (``wild_completes=5``) costs 3.4 points of win rate there; elsewhere the tuned style wins or the family's
-#: basic player (American, Hand and Foot, Samba, Burraco) reads no style. Here for the same reason.
-VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE}
+#: (``wild_completes=5``) costs 3.4 points of win rate there; Hand and Foot plays its own family style (Triple
+#: Play, where that style loses, keeps the family's defaults). Elsewhere the tuned style wins, or the family's
+#: basic player (Samba, Burraco) reads no style. Here for the same reason.
+VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE,
+                                          "hand-and-foot": replace(EXPERT_STYLE, feet=HAND_AND_FOOT_EXPERT_STYLE)}
 
 
 def _is_wild(code: int) -> bool:
@@ -440,9 +446,9 @@ class BasicPlayer:
         if getattr(cls, "EXTENDED_SET_RULES", False):
             if obs["phase"] == "answer":
                 return self._answer(_View(obs), legal)
-            return choose_american(obs, legal)
+            return choose_american(obs, legal, self.style.american)
         if getattr(cls, "FEET", False):
-            return choose_feet(obs, legal, self._feet_opening)
+            return choose_feet(obs, legal, self._feet_opening, self.style.feet)
         view = _View(obs)
         phase = obs["phase"]
         if phase == "answer":

@@ -12,8 +12,9 @@ At each decision with more than one legal action the player
    :func:`determinize_ids`, the other set variants by :func:`determinize`;
 2. plays each candidate action in every world and then the rest of the hand with
    its *base policy* at every seat: :class:`~canasta.players.basic.BasicPlayer`
-   with the style ``EXPERT_STYLE``, which beat the texts' defaults in self-play (in Mille,
-   where it loses to them, the defaults: ``VARIANT_STYLES``)
+   with the style ``EXPERT_STYLE``, which beat the texts' defaults in self-play (Modern American's
+   judgement calls included); in Mille, where it loses to them, the defaults, and in Hand and Foot
+   a style of its own (``VARIANT_STYLES``)
    (a rules player as rollout policy: random rollouts say little about Canasta),
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
