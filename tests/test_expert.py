@@ -355,9 +355,8 @@ def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:
     texts' defaults over 4,000 one-hand games, and in Hand and Foot, which plays its family's tuned style
     (docs/benchmarks.md, "The base style in each set variant"); a style given to the player is used
     everywhere (expert-v1 keeps its own)."""
-    from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicStyle
-
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE
+    from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicStyle
     from canasta.players.feet_basic import FEET_DEFAULT_STYLE, HAND_AND_FOOT_EXPERT_STYLE
 
     player = ExpertPlayer()

@@ -279,7 +279,7 @@ def test_american_basic_puts_wild_cards_on_melds_once_it_may_go_out() -> None:
 def test_the_expert_s_american_style_puts_a_wild_card_on_a_meld_of_five() -> None:
     """Terms: a wild card may join a meld 'provided that the meld already contains at least five natural cards'.
     The basic player keeps its wild card until a meld has six (then it closes a canasta); the expert's base
-    style (AMERICAN_EXPERT_STYLE, tuned by self-play: docs/benchmarks.md, "Issue 23, stop 33") lays it on a
+    style (AMERICAN_EXPERT_STYLE, tuned by self-play: docs/benchmarks.md, "The base style in each set variant") lays it on a
     meld of five, and with one canasta made it starts putting its wild cards on melds."""
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, AmericanStyle
     from canasta.players.basic import EXPERT_STYLE, BasicStyle
@@ -305,7 +305,7 @@ def test_the_expert_s_hand_and_foot_style_keeps_wild_cards_off_natural_melds() -
     """Hand and Foot: wild cards make dirty piles ('a dirty pile ... may contain up to three wild cards')
     or a pile of wild cards. The basic player puts a wild card on a meld of four or more while dirty piles
     are missing; the expert's base style there (HAND_AND_FOOT_EXPERT_STYLE, tuned by self-play:
-    docs/benchmarks.md, "Issue 23, stop 33") never does, keeping them for the pile of wild cards and the last
+    docs/benchmarks.md, "The base style in each set variant") never does, keeping them for the pile of wild cards and the last
     discard. Found by playing seeded hands until the basic player makes that move."""
     from canasta.players.basic import VARIANT_STYLES
     from canasta.players.feet_basic import HAND_AND_FOOT_EXPERT_STYLE

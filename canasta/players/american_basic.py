@@ -7,7 +7,8 @@ meld sevens and aces only with four or more in hand (an incomplete meld of them 
 dead cards and cards the opponents cannot take first, never feeding a pair. Lay down a special hand
 whenever one is legal (the straight first); keep the one three the engine keeps for a straight only
 while the hand has ten or more of the straight's fourteen ranks, and lay it out otherwise. Answering
-"may I go out?" is :class:`~canasta.players.basic.BasicPlayer`'s answer.
+"may I go out?" is :class:`~canasta.players.basic.BasicPlayer`'s answer. The judgement calls are numbers
+of an :class:`AmericanStyle` (the expert's base policy plays :data:`AMERICAN_EXPERT_STYLE`).
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ class AmericanStyle:
 
 
 AMERICAN_DEFAULT_STYLE = AmericanStyle()
-#: the expert's base and rollout policy in Modern American: wild cards close canastas from five cards, and go
-#: onto melds once the side has one canasta. 52.0% of 4,000 one-hand games against the defaults, margin +108
-#: (95% half-width 25) a hand (docs/benchmarks.md, "Issue 23, stop 33")
+#: the expert's base and rollout policy in Modern American: a wild card onto a meld of five (not only the
+#: sixth), and wild cards onto melds once the side has one canasta. 51.8% [50.3%, 53.4%] of 4,000 one-hand
+#: games against the defaults, margin +107 a hand (docs/benchmarks.md, "The base style in each set variant")
 AMERICAN_EXPERT_STYLE = AmericanStyle(wild_closes=5, out_canastas=1)
 
 
@@ -281,7 +282,9 @@ def _discard_cost(view: _View, code: int) -> float:
         cost += view.style.keep_pair * min(n - 1, 2)
     if r in view.own:
         cost += view.style.keep_melded
-    if r in (SEVEN, ACE) and n >= 3 and (view.stock < view.style.aces_sevens_stock or (r not in view.own and n < view.style.aces_sevens_to_meld)):
+    style = view.style
+    if r in (SEVEN, ACE) and n >= 3 and (view.stock < style.aces_sevens_stock
+                                         or (r not in view.own and n < style.aces_sevens_to_meld)):
         cost = 2.0  # 1500 for three or more aces or sevens left in a hand: keep at most two (Terms)
     return cost
 
