@@ -47,7 +47,7 @@ from canasta.engine.actions import (
 @dataclass(frozen=True)
 class FeetStyle:
     """The judgement calls above as numbers: the defaults are the basic player's; the expert's base policy
-    plays a style tuned by self-play (FEET_EXPERT_STYLE)."""
+    in Hand and Foot plays a style tuned by self-play (HAND_AND_FOOT_EXPERT_STYLE)."""
 
     #: ask to go out holding at most this many cards
     ask_hand: int = 8
