@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import statistics
 import time
+import types
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -69,8 +70,8 @@ def outside_factory(spec: str) -> PlayerFactory | None:
 
 def _setting_reader(kind: Any) -> Callable[[str], Any]:
     """How a setting's text becomes a value of the constructor parameter's type (``int | None`` reads an int)."""
-    args = [a for a in typing.get_args(kind) if a is not type(None)] or [kind]
-    kind = args[0]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        kind = next(a for a in typing.get_args(kind) if a is not type(None))
     if kind is bool:
         def read_bool(text: str) -> bool:
             if text.lower() in ("1", "true", "yes", "on"):
@@ -81,6 +82,14 @@ def _setting_reader(kind: Any) -> Callable[[str], Any]:
         return read_bool
     if kind in (int, float, str):
         return kind  # type: ignore[no-any-return]
+    if typing.get_origin(kind) is tuple and typing.get_args(kind)[0] is int:
+        def read_ints(text: str) -> tuple[int, ...]:
+            # '+' joins the numbers: ',' separates the players of --players and ':' their settings
+            try:
+                return tuple(int(part) for part in text.split("+") if part)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a list of whole numbers joined by '+' (5+7)") from None
+        return read_ints
     raise TypeError(f"no reader for {kind!r}")
 
 

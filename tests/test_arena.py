@@ -91,7 +91,10 @@ def test_family_styles_are_named_in_the_arena() -> None:
     assert isinstance(p, BasicPlayer)
     assert p.style == BasicStyle(keep_pair=3.5, feet=FeetStyle(pair_wild_hand=14, dirty_from=7),
                                  american=AmericanStyle(start_melds=False))
-    for bad in ("basic:feet.wings=2", "basic:feet.dirty_from=many", "basic:american=1"):
+    ranks = make_player("basic:feet.keep_ranks=5+7", 1)
+    assert isinstance(ranks, BasicPlayer) and ranks.style.feet == FeetStyle(keep_ranks=(5, 7))
+    for bad in ("basic:feet.wings=2", "basic:feet.dirty_from=many", "basic:american=1", "basic:feet.keep_ranks=5,7",
+                "basic:feet.keep_ranks=five"):
         with pytest.raises(ValueError, match="basic setting"):
             make_player(bad, 1)
 

@@ -352,19 +352,19 @@ def test_safe_discards_keep_the_unfrozen_pile_from_the_next_side() -> None:
 
 def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:
     """The expert's base and rollout policy plays EXPERT_STYLE, except in Mille, where that style loses to the
-    texts' defaults over 4,000 one-hand games, and in Hand and Foot, which plays its family's tuned style
-    (docs/benchmarks.md, "The base style in each set variant"); a style given to the player is used
+    texts' defaults over 4,000 one-hand games, and in Hand and Foot and Triple Play, which play their family's
+    tuned styles (docs/benchmarks.md, "The base style in each set variant"); a style given to the player is used
     everywhere (expert-v1 keeps its own)."""
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE
     from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicStyle
-    from canasta.players.feet_basic import FEET_DEFAULT_STYLE, HAND_AND_FOOT_EXPERT_STYLE
+    from canasta.players.feet_basic import HAND_AND_FOOT_EXPERT_STYLE, TRIPLE_PLAY_EXPERT_STYLE
 
     player = ExpertPlayer()
     assert player.base_policy("classic").style == EXPERT_STYLE
     assert player.base_policy("mille").style == DEFAULT_STYLE
     assert player.base_policy("american").style.american == AMERICAN_EXPERT_STYLE != DEFAULT_STYLE.american
     assert player.base_policy("hand-and-foot").style.feet == HAND_AND_FOOT_EXPERT_STYLE
-    assert player.base_policy("triple-play").style.feet == FEET_DEFAULT_STYLE  # the Hand and Foot style lost there
+    assert player.base_policy("triple-play").style.feet == TRIPLE_PLAY_EXPERT_STYLE != HAND_AND_FOOT_EXPERT_STYLE
     given = BasicStyle(wild_completes=6)
     assert ExpertPlayer(style=given).base_policy("mille").style == given
     game = Game("mille", 2, 3)

@@ -329,6 +329,46 @@ def test_the_expert_s_hand_and_foot_style_keeps_wild_cards_off_natural_melds() -
     assert found >= 3
 
 
+def test_the_expert_s_triple_play_style_keeps_5s_and_7s_and_builds_more_piles_of_wild_cards() -> None:
+    """Triple Play: '7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per
+    canasta.' (Denexa). The basic player throws the lowest single card and builds one pile of wild cards, the one
+    the basic book needs; the expert's base style there (TRIPLE_PLAY_EXPERT_STYLE, tuned by self-play:
+    docs/benchmarks.md, "The base style in each set variant") throws a 5 or a 7 only when every natural card
+    left is one, and goes on building piles of wild cards. Found by playing seeded hands until the basic player
+    makes each of those moves."""
+    from canasta.players.basic import VARIANT_STYLES, BasicStyle
+    from canasta.players.feet_basic import TRIPLE_PLAY_EXPERT_STYLE, FeetStyle
+
+    assert VARIANT_STYLES["triple-play"].feet == TRIPLE_PLAY_EXPERT_STYLE
+    assert TRIPLE_PLAY_EXPERT_STYLE.keep_ranks == (5, 7) and TRIPLE_PLAY_EXPERT_STYLE.wild_books > 1
+    basic = BasicPlayer(0)
+    keeping = BasicPlayer(0, style=BasicStyle(feet=FeetStyle(keep_ranks=(5, 7))))  # each setting alone
+    building = BasicPlayer(0, style=BasicStyle(feet=FeetStyle(wild_books=TRIPLE_PLAY_EXPERT_STYLE.wild_books)))
+    kept_rank = more_wild = 0
+    for h in range(20):
+        game = Game("triple-play", 4, f"triple-play-style/{h}")
+        while not game.is_over and game.hand_no == 1 and (kept_rank < 3 or more_wild < 3):
+            obs, legal = game.observation(game.actor), game.legal_actions()
+            action = basic.choose(obs, legal)
+            hand = [parse_card(c) for c in obs["hand"]]
+            naturals = {c >> 2 for c in hand if c != JOKER and c >> 2 not in (2, 3)}
+            if action.kind == DISCARD and action.cards[0] >> 2 in (5, 7) and naturals - {5, 7}:
+                kept_rank += 1
+                other = keeping.choose(obs, legal)
+                assert other.kind == DISCARD and other.cards[0] >> 2 not in (5, 7)
+            wild_books = sum(1 for b in obs["books"][obs["side"]] if b["kind"] == "wild")
+            wild_adds = [a for a in legal if a.kind == "add" and a.target == 1]
+            if wild_books and wild_adds and action not in wild_adds and not any(
+                    a.kind in ("add", "meld") and not any(c == JOKER or c >> 2 == 2 for c in a.cards)
+                    for a in legal):
+                more_wild += 1
+                assert building.choose(obs, legal) in wild_adds
+            game.push(action)
+        if kept_rank >= 3 and more_wild >= 3:
+            break
+    assert kept_rank >= 3 and more_wild >= 3
+
+
 @pytest.mark.parametrize("variant", sorted(__import__("canasta.variants", fromlist=["VARIANTS"]).VARIANTS))
 def test_the_terminal_offers_the_expert_in_every_variant(variant: str) -> None:
     """Issue 23: 'the expert offered in the terminal ... for every variant': `canasta play --level expert`

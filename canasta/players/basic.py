@@ -36,7 +36,13 @@ from canasta.engine.actions import (
 )
 from canasta.players.american_basic import AMERICAN_DEFAULT_STYLE, AMERICAN_EXPERT_STYLE, AmericanStyle, choose_american
 from canasta.players.base import Observation
-from canasta.players.feet_basic import FEET_DEFAULT_STYLE, HAND_AND_FOOT_EXPERT_STYLE, FeetStyle, choose_feet
+from canasta.players.feet_basic import (
+    FEET_DEFAULT_STYLE,
+    HAND_AND_FOOT_EXPERT_STYLE,
+    TRIPLE_PLAY_EXPERT_STYLE,
+    FeetStyle,
+    choose_feet,
+)
 from canasta.players.runs_basic import choose_runs
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -91,11 +97,12 @@ DEFAULT_STYLE = BasicStyle()
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25, american=AMERICAN_EXPERT_STYLE)
 #: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/benchmarks.md,
 #: "The base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
-#: (``wild_completes=5``) costs 3.4 points of win rate there; Hand and Foot plays its own family style (Triple
-#: Play, where that style loses, keeps the family's defaults). Elsewhere the tuned style wins, or the family's
+#: (``wild_completes=5``) costs 3.4 points of win rate there; Hand and Foot and Triple Play play their own
+#: family styles. Elsewhere the tuned style wins, or the family's
 #: basic player (Samba, Burraco) reads no style. Here for the same reason.
 VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE,
-                                          "hand-and-foot": replace(EXPERT_STYLE, feet=HAND_AND_FOOT_EXPERT_STYLE)}
+                                          "hand-and-foot": replace(EXPERT_STYLE, feet=HAND_AND_FOOT_EXPERT_STYLE),
+                                          "triple-play": replace(EXPERT_STYLE, feet=TRIPLE_PLAY_EXPERT_STYLE)}
 
 
 def _is_wild(code: int) -> bool:
