@@ -11,12 +11,13 @@ heuristic, deterministic given the observation:
 - below the opening minimum: the basic player's opening plan (fewest cards), or
   take the melds back when the minimum cannot be reached;
 - once open: natural cards onto melds, new natural melds, a meld of wild cards while
-  the side lacks its wild piles, wild cards onto the wild meld, and wild cards onto a
+  the side lacks its wild piles (or has fewer than the style's ``wild_books``), wild cards onto the wild meld, and wild cards onto a
   meld of four or more while dirty piles are missing;
 - in the foot, with the books made and the partner (both, in teams of three) in the foot:
   ask to go out;
 - discard the card the hand needs least: a black three, then a single card of the
-  lowest value, a wild card only when nothing else is left.
+  lowest value (the style's ``keep_ranks`` after every other natural card), a wild card
+  only when nothing else is left.
 
 The judgement calls are numbers of a :class:`FeetStyle` (the expert's base policy plays
 :data:`HAND_AND_FOOT_EXPERT_STYLE` in Hand and Foot and :data:`TRIPLE_PLAY_EXPERT_STYLE` in Triple Play).
