@@ -36,6 +36,8 @@ from canasta.engine.actions import (
 )
 from canasta.players.american_basic import AMERICAN_DEFAULT_STYLE, AMERICAN_EXPERT_STYLE, AmericanStyle, choose_american
 from canasta.players.base import Observation
+from canasta.players.card_reading import is_wild_code as _is_wild
+from canasta.players.card_reading import pile_passes as pile_passes  # defined there (American reads it too)
 from canasta.players.feet_basic import (
     FEET_DEFAULT_STYLE,
     HAND_AND_FOOT_EXPERT_STYLE,
@@ -103,10 +105,6 @@ EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.
 VARIANT_STYLES: dict[str, BasicStyle] = {"mille": DEFAULT_STYLE,
                                           "hand-and-foot": replace(EXPERT_STYLE, feet=HAND_AND_FOOT_EXPERT_STYLE),
                                           "triple-play": replace(EXPERT_STYLE, feet=TRIPLE_PLAY_EXPERT_STYLE)}
-
-
-def _is_wild(code: int) -> bool:
-    return code == JOKER or 8 <= code <= 11
 
 
 @lru_cache(maxsize=16)
@@ -211,34 +209,6 @@ class _View:
 
     def hand_points(self) -> int:
         return sum(self.values[c] * k for c, k in enumerate(self.hand) if k)
-
-
-def pile_passes(obs: Observation) -> list[set[int]]:
-    """Card reading: per seat, the natural ranks it has *passed on*: cards it saw on top of the discard
-    pile at the start of its turn and did not take (it drew from the stock instead), read off the pile in
-    the observation.
-
-    Every Classic-family turn ends with one discard, so the pile since it was last taken is the discards in
-    turn order: its top card was thrown by the seat before the one to play, the card under it by the seat
-    before that, and so on, and each was then the top card for the seat after its thrower (the upcard at the
-    bottom of an untaken pile counts as the dealer's discard: the dealer's left saw it first). A natural
-    pair takes any pile (Bicycle: "taking the pack is the best way to get cards"), so a player who passed on
-    a card rarely holds a pair of its rank: with BasicPlayer at every seat 4% of passed ranks are held as a
-    pair, against 13% of all ranks. The top card does not count for the seat to play until it has drawn;
-    wild cards and threes tell nothing. (Reading the thrower too, who holds a pair of the rank thrown even
-    more rarely, 1%, did worse over the same 200 games: docs/benchmarks.md.)"""
-    n: int = obs["players"]
-    turn: int = obs["turn"]
-    passes: list[set[int]] = [set() for _ in range(n)]
-    for i, text in enumerate(reversed(obs["pile"])):
-        if i == 0 and obs["phase"] == "draw":
-            continue  # the seat to play has not decided yet
-        code = parse_card(text)
-        rank = code >> 2
-        if _is_wild(code) or rank == THREE:
-            continue
-        passes[(turn - i) % n].add(rank)  # thrown by turn - 1 - i, passed by the seat after it
-    return passes
 
 
 # --------------------------------------------------------------------- planning

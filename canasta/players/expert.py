@@ -84,6 +84,7 @@ from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
 from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
+from canasta.players.card_reading import respect_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -138,33 +139,9 @@ GATES = ("paired", "split")
 GATE = "paired"
 
 
-def _respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],
-                    rng: random.Random) -> None:
-    """Card reading: a seat that passed on a rank (basic.pile_passes) gets at most one natural of it in
-    a sampled hand; a dealt card that would make the pair is swapped for a random card of the rest of the
-    pool (which becomes the stock) of a rank the seat did not pass on. Cards the seat is known to hold stay."""
-    def rank_of(c: int) -> int:
-        return -1 if c == JOKER or 8 <= c <= 15 else c >> 2  # wild cards and threes: no rank to read
-
-    for r in passed:
-        held = sum(1 for c in known if rank_of(c) == r)
-        for i, c in enumerate(dealt):
-            if rank_of(c) != r:
-                continue
-            held += 1
-            if held < 2:
-                continue
-            spare = [j for j, d in enumerate(pool) if rank_of(d) not in passed]
-            if not spare:
-                return
-            j = rng.choice(spare)
-            dealt[i], pool[j] = pool[j], c
-            held -= 1
-
-
 def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
     """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
-    hidden hand holds a natural pair of a rank its seat passed on: :func:`_respect_passes`).
+    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``).
 
     Raises CanastaError (or ValueError) if the observation cannot be completed.
     """
@@ -216,7 +193,7 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
             dealt = pool[:n]
             del pool[:n]
             if passed is not None and passed[s]:
-                _respect_passes(dealt, known[s], passed[s], pool, rng)
+                respect_passes(dealt, known[s], passed[s], pool, rng)
             hands.append(known[s] + dealt)
     pool += [c for c in laid_out for _ in range(unseen[c])]
     rng.shuffle(pool)
