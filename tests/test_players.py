@@ -301,6 +301,26 @@ def test_the_expert_s_american_style_puts_a_wild_card_on_a_meld_of_five() -> Non
     assert after_one.choose(one_canasta.observation(0), one_canasta.legal_actions()).kind == "add"
 
 
+def test_the_expert_s_american_style_prices_a_discard_by_the_pile_it_may_feed() -> None:
+    """Terms: 'You can only take the discard pile if you have a pair of natural cards in your hand which are of
+    the same rank as the top card of the discard pile.' The basic player throws the lowest of equally useless
+    cards; the expert's base style (``danger``, stop 35) weighs the chance that the next player holds such a
+    pair, from the cards not yet seen, times the pile's size: with six eights in the pile and one in hand, an
+    eight cannot be taken, a five can."""
+    from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, AmericanStyle, _pair_chance, _View
+    from canasta.players.basic import EXPERT_STYLE
+    from tests.helpers import position
+
+    assert AMERICAN_EXPERT_STYLE.danger > 0 and AmericanStyle().danger == 0
+    game = position(variant="american", hands={0: "5s 8d 9h Kc", 1: "4c 4d 5c 6c 9c 10c Jc Jd 4h 6h 10h"},
+                    melds={0: ["Qs Qh Qd"]}, pile="8c 8h 8s 8d 8c 8h", phase="play")
+    obs, legal = game.observation(0), game.legal_actions()
+    view = _View(obs, AMERICAN_EXPERT_STYLE)
+    assert _pair_chance(view, 8, 1) == pytest.approx(0.0) and 0.1 < _pair_chance(view, 5, 1) < 0.3
+    assert BasicPlayer(0).choose(obs, legal) == Action(DISCARD, (parse_card("5s"),))
+    assert BasicPlayer(0, style=EXPERT_STYLE).choose(obs, legal) == Action(DISCARD, (parse_card("8d"),))
+
+
 def test_the_expert_s_hand_and_foot_style_keeps_wild_cards_off_natural_melds() -> None:
     """Hand and Foot: wild cards make dirty piles ('a dirty pile ... may contain up to three wild cards')
     or a pile of wild cards. The basic player puts a wild card on a meld of four or more while dirty piles

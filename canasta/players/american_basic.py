@@ -13,11 +13,14 @@ of an :class:`AmericanStyle` (the expert's base policy plays :data:`AMERICAN_EXP
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from canasta.cards import JOKER, counts_of, parse_card, parse_rank
 from canasta.engine.actions import ADD, DISCARD, DRAW, END, MELD, RETRACT, SPECIAL, TAKE, Action
 from canasta.players.base import Observation
+from canasta.players.card_reading import is_wild_code as _is_wild
+from canasta.players.card_reading import pile_passes
 
 WILD_RANK = 1
 SEVEN, ACE = 7, 14
@@ -29,6 +32,9 @@ STRAIGHT_HOPE = 10
 ACES_SEVENS_TO_MELD = 6
 #: stock cards left once the turn card is drawn (Terms: 'there are only 8 cards left to draw')
 TURN_CARD_STOCK = 8
+#: Terms: 'Two 52 card standard packs plus 4 jokers are shuffled together to make a 108 card pack'
+DECKS = 2
+AMERICAN_DECK = DECKS * 52 + 4
 
 
 @dataclass(frozen=True)
@@ -52,17 +58,20 @@ class AmericanStyle:
     aces_sevens_stock: int = 15
     #: take the pile for the initial meld where the engine allows it (the hand can make the minimum)
     take_to_open: bool = False
+    #: weight of the pile a discard may feed to the next player: the chance that it holds a natural pair of
+    #: the rank (from the unseen cards, what it was seen to take, and the ranks it passed on) times the
+    #: pile's size (0: not read; Terms: 'You can only take the discard pile if you have a pair of natural
+    #: cards in your hand which are of the same rank as the top card')
+    danger: float = 0.0
 
 
 AMERICAN_DEFAULT_STYLE = AmericanStyle()
 #: the expert's base and rollout policy in Modern American: a wild card onto a meld of five (not only the
-#: sixth), and wild cards onto melds once the side has one canasta. 51.8% [50.3%, 53.4%] of 4,000 one-hand
-#: games against the defaults, margin +107 a hand (docs/benchmarks.md, "The base style in each set variant")
-AMERICAN_EXPERT_STYLE = AmericanStyle(wild_closes=5, out_canastas=1)
-
-
-def _is_wild(code: int) -> bool:
-    return code == JOKER or 8 <= code <= 11
+#: sixth), wild cards onto melds once the side has one canasta (stop 33: 51.8% [50.3%, 53.4%] of 4,000
+#: one-hand games against the defaults), and discards priced by the pile they may feed (stop 35: 52.0% of
+#: 4,000 against the stop 33 style, 53.5% [52.0%, 55.1%] against the defaults, margin +176 a hand;
+#: docs/benchmarks.md, "The base style in each set variant")
+AMERICAN_EXPERT_STYLE = AmericanStyle(wild_closes=5, out_canastas=1, danger=10.0)
 
 
 def _rank(a: Action) -> int:
@@ -93,6 +102,7 @@ class _View:
         self.own = self.melds[self.side]
         self.pile = [parse_card(c) for c in obs["pile"]]
         self.stock: int = obs["stock_size"]
+        self.seen: tuple[list[int], int] | None = None  # _seen_ranks, once asked for
 
     def count(self, r: int) -> int:
         b = r * 4
@@ -267,7 +277,59 @@ def _going_for_out(view: _View) -> bool:
     return canastas >= view.style.out_canastas or view.stock <= TURN_CARD_STOCK
 
 
+def _seen_ranks(view: _View) -> tuple[list[int], int]:
+    """Per natural rank, the copies this seat has seen (its hand, the pile, every meld, the cards other seats
+    were seen to take), and how many cards of the deck it has not seen; computed once per decision."""
+    if view.seen is None:
+        obs = view.obs
+        texts = list(obs["hand"]) + list(obs["pile"])
+        for side_melds in obs["melds"]:
+            for m in side_melds:
+                texts += m["cards"]
+        for s, cards in enumerate(obs["known_hands"]):
+            if s != obs["seat"]:
+                texts += cards
+        counts = [0] * 16
+        for text in texts:
+            code = parse_card(text)
+            if not _is_wild(code):
+                counts[code >> 2] += 1
+        laid = sum(len(t) for t in obs["red_threes"]) + sum(len(t) for t in obs["removed"])
+        view.seen = (counts, AMERICAN_DECK - len(texts) - laid)
+    return view.seen
+
+
+def _pair_chance(view: _View, r: int, seat: int) -> float:
+    """The chance that ``seat`` holds two or more natural cards of rank ``r``: the cards it was seen to take
+    count as held, the rest of its hand is drawn at random from the cards this seat has not seen."""
+    known = view.obs["known_hands"][seat]
+    held = sum(1 for text in known if (code := parse_card(text)) >> 2 == r and not _is_wild(code))
+    if held >= 2:
+        return 1.0
+    counts, unseen = _seen_ranks(view)
+    copies = DECKS * 4 - counts[r]
+    draws = view.obs["hand_sizes"][seat] - len(known)
+    if copies <= 0 or draws <= 0 or unseen <= 0:
+        return 0.0
+    total = math.comb(unseen, draws)
+    none = math.comb(unseen - copies, draws) / total
+    if held:
+        return 1.0 - none
+    one = copies * math.comb(unseen - copies, draws - 1) / total
+    return max(0.0, 1.0 - none - one)
+
+
 def _discard_cost(view: _View, code: int) -> float:
+    cost = _base_discard_cost(view, code)
+    if view.style.danger and cost > 2.0 and not _is_wild(code):  # (dead, safe or thrown aces and sevens: as is)
+        r = code >> 2
+        nxt = (view.obs["seat"] + 1) % view.obs["players"]
+        if r not in view.dead and r not in pile_passes(view.obs)[nxt]:
+            cost += view.style.danger * _pair_chance(view, r, nxt) * (len(view.pile) + 1)
+    return cost
+
+
+def _base_discard_cost(view: _View, code: int) -> float:
     if _is_wild(code):
         return 1000.0
     r = code >> 2

@@ -90,8 +90,11 @@ TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
 SCORED_TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     ("hand-and-foot", 4): (1.474, -0.336, 0.903, 0.665, 0.444, 0.944, 0.0, 0.0, 0.0, 309.924, 222.273, 31.232,
                            22.116, 66.734, 88.082, -239.701, 2.027),  # R^2 0.248
-    ("american", 4): (0.818, -2.634, 0.94, 1.194, 0.0, 0.0, 0.477, 0.362, 0.191, 230.716, 77.506, -19.205, 2.335,
-                      34.47, 0.0, 491.621, 2.996),  # R^2 0.26
+    # refitted at stop 35 to hands of Modern American's own base style (AMERICAN_EXPERT_STYLE: stop 33's settings
+    # and stop 35's priced discards); the defaults' fit was (0.818, -2.634, 0.94, 1.194, 0, 0, 0.477, 0.362,
+    # 0.191, 230.716, 77.506, -19.205, 2.335, 34.47, 0, 491.621, 2.996), R^2 0.26
+    ("american", 4): (0.533, -3.063, 0.968, 1.196, -0.0, -0.0, 0.281, 0.371, 0.242, 173.066, 49.143, -14.764,
+                      -19.677, 42.625, 0.0, 549.596, 2.415),  # R^2 0.188
     # refitted at stop 34 to hands of Triple Play's own base style (TRIPLE_PLAY_EXPERT_STYLE); the defaults' fit,
     # which the search followed away from that style, was (-0.665, 0.498, 0.769, 0.976, 0.095, 0.783, 0, 0, 0,
     # 757.619, 494.504, 137.463, -248.661, -33.404, -85.242, -1104.978, 7.837), R^2 0.427
