@@ -103,6 +103,7 @@ class _View:
         self.pile = [parse_card(c) for c in obs["pile"]]
         self.stock: int = obs["stock_size"]
         self.seen: tuple[list[int], int] | None = None  # _seen_ranks, once asked for
+        self.passes: list[set[int]] | None = None  # pile_passes, once asked for
 
     def count(self, r: int) -> int:
         b = r * 4
@@ -324,7 +325,9 @@ def _discard_cost(view: _View, code: int) -> float:
     if view.style.danger and cost > 2.0 and not _is_wild(code):  # (dead, safe or thrown aces and sevens: as is)
         r = code >> 2
         nxt = (view.obs["seat"] + 1) % view.obs["players"]
-        if r not in view.dead and r not in pile_passes(view.obs)[nxt]:
+        if view.passes is None:
+            view.passes = pile_passes(view.obs)
+        if r not in view.passes[nxt]:
             cost += view.style.danger * _pair_chance(view, r, nxt) * (len(view.pile) + 1)
     return cost
 

@@ -1,8 +1,8 @@
 """Card reading: what the discard pile tells of the other hands.
 
-The rules-of-thumb players price their discards by it and the expert's sampled worlds deal by it
-(:func:`respect_passes`). Here, below :mod:`canasta.players.basic`, :mod:`canasta.players.american_basic`
-and :mod:`canasta.players.worlds`, so each reads it without importing the others.
+The rules-of-thumb players price their discards by it and the expert's Classic-family worlds deal by it
+(:func:`respect_passes`). Here, below :mod:`canasta.players.basic` and :mod:`canasta.players.american_basic`,
+so both read it without importing each other.
 """
 
 from __future__ import annotations

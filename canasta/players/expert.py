@@ -50,9 +50,11 @@ The sampled worlds keep what the seat has seen: cards another seat took with the
 pile (or got back by retracting a meld) and still holds (``known_hands``) stay in
 that seat's sampled hand; only the rest is dealt at random. In the Classic family they
 also read the pile (``read_passes``, on by default): a seat that drew while a card lay
-on top of the pile is dealt no natural pair of its rank (:func:`canasta.players.basic.pile_passes`),
+on top of the pile is dealt no natural pair of its rank (:func:`canasta.players.card_reading.pile_passes`),
 and the base style weighs the risk of feeding the next player a rank it passed on at a
-quarter (``pass_danger``).
+quarter (``pass_danger``). Modern American's base style prices a discard by the chance that the next
+player holds a natural pair of its rank times the pile's size (``american.danger``); its worlds do not
+read the pile (a trial that did lost: docs/benchmarks.md, "Issue 23, stop 35").
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
