@@ -283,20 +283,23 @@ def _seen_ranks(view: _View) -> tuple[list[int], int]:
     were seen to take), and how many cards of the deck it has not seen; computed once per decision."""
     if view.seen is None:
         obs = view.obs
-        texts = list(obs["hand"]) + list(obs["pile"])
-        for side_melds in obs["melds"]:
-            for m in side_melds:
-                texts += m["cards"]
-        for s, cards in enumerate(obs["known_hands"]):
+        counts = [view.count(r) if 3 <= r <= ACE else 0 for r in range(16)]  # natural ranks (codes of 2s: wild)
+        seen = view.size + len(view.pile)
+        for code in view.pile:
+            counts[code >> 2] += not _is_wild(code)
+        for side_melds in view.melds:
+            for cards in side_melds.values():
+                seen += len(cards)
+                for code in cards:
+                    counts[code >> 2] += not _is_wild(code)
+        for s, texts in enumerate(obs["known_hands"]):
             if s != obs["seat"]:
-                texts += cards
-        counts = [0] * 16
-        for text in texts:
-            code = parse_card(text)
-            if not _is_wild(code):
-                counts[code >> 2] += 1
+                seen += len(texts)
+                for text in texts:
+                    code = parse_card(text)
+                    counts[code >> 2] += not _is_wild(code)
         laid = sum(len(t) for t in obs["red_threes"]) + sum(len(t) for t in obs["removed"])
-        view.seen = (counts, AMERICAN_DECK - len(texts) - laid)
+        view.seen = (counts, AMERICAN_DECK - seen - laid)
     return view.seen
 
 
