@@ -38,6 +38,18 @@ def play_hand(game: Game, players: list[Player], max_steps: int) -> int:
     return steps
 
 
+def assert_chooses_legally(player: Player, game: Game, steps: int) -> None:
+    """The player picks a legal action at each decision with a choice of the first ``steps`` of the hand (the
+    game moves on by the first legal action, to reach many kinds of decision cheaply)."""
+    for _ in range(steps):
+        legal = game.legal_actions()
+        if len(legal) > 1:
+            assert player.choose(game.observation(game.actor), legal) in legal
+        game.apply(legal[0])
+        if game.hand_no > 1 or game.is_over:
+            break
+
+
 @pytest.mark.parametrize(("variant", "n"), [(name, n) for name in sorted(VARIANTS) for n in (2, 3, 4)
                                              if n in VARIANTS[name].player_counts])
 def test_expert_acts_legally_in_every_variant(variant: str, n: int) -> None:
@@ -384,11 +396,74 @@ def test_the_split_gate_picks_on_half_the_worlds_and_tests_on_the_other() -> Non
         ExpertPlayer(gate="cross")
     player = make_player("expert:gate=split:worlds=4:max_rollouts=40", 0)
     assert isinstance(player, ExpertPlayer) and player.gate == "split"
-    game = Game("classic", 4, 11)
-    for _ in range(40):
-        legal = game.legal_actions()
-        if len(legal) > 1:
-            assert player.choose(game.observation(game.actor), legal) in legal
-        game.apply(legal[0])
-        if game.hand_no > 1 or game.is_over:
+    assert_chooses_legally(player, Game("classic", 4, 11), 40)
+
+
+def test_the_search_record_shows_the_base_choice_the_proposal_and_the_gate_s_verdict() -> None:
+    """last_search records a searched decision: the base policy's choice, the best mean the search proposed and
+    the action chosen (the base policy's unless the gate let the proposal through), with each candidate's value
+    in each world; sample_values is a pure function of the observation and the random stream."""
+    player = ExpertPlayer(0, worlds=4, max_rollouts=40, max_rollout=20)
+    game = Game("classic", 4, 5)
+    searched = 0
+    for _ in range(120):
+        if game.is_over or game.hand_no > 1:
             break
+        obs, legal = game.observation(game.actor), game.legal_actions()
+        player.last_search = None
+        action = player.choose(obs, legal)
+        record = player.last_search
+        if record is not None:
+            searched += 1
+            assert record.chosen == action
+            assert record.basic_choice == player.base_policy("classic").choose(obs, legal)
+            assert action in (record.basic_choice, record.proposed)
+            assert set(record.values) <= set(legal) and record.proposed in record.values
+            means = {a: sum(v.values()) / len(v) for a, v in record.values.items() if v}
+            assert means[record.proposed] == max(means.values())
+            again, _ = player.sample_values(obs, legal, list(record.values), 3, random.Random(9))
+            assert again == player.sample_values(obs, legal, list(record.values), 3, random.Random(9))[0]
+        game.apply(action)
+    assert searched >= 3
+
+
+def test_the_departure_audit_measures_each_proposal_again_in_fresh_worlds() -> None:
+    """examples/expert_departure_audit.py: every proposal row carries the search's z and a re-measured gain, and
+    the summary counts the departures a gate at each threshold would make (a tiny budget: the script runs)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "expert_departure_audit.py"
+    spec = importlib.util.spec_from_file_location("expert_departure_audit", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    rows = example.audit("classic", 4, 1, 3, 4, {"worlds": 4, "max_rollouts": 40, "max_rollout": 20})
+    assert rows, "no proposal in a whole hand"
+    for row in rows:
+        assert row["oracle_worlds"] <= 4 and row["candidates"] >= 2
+        assert row["departed"] == (row["z"] > 1.0) or row["worlds"] < 2
+    summary = example.summarise(rows).splitlines()
+    assert summary[1].split()[1] == str(sum(1 for row in rows if row["z"] > 0))  # threshold 0
+
+
+def test_the_adjusted_gate_raises_the_bar_with_the_number_of_candidates() -> None:
+    """gate="adjusted" (arena name expert:gate=adjusted): the best of k - 1 challengers passes a fixed bar on noise
+    more often the more there are, so the bar rises with them (Bonferroni: each challenger's chance of passing
+    on noise is margin_se's times 2 / (k - 1)); three candidates keep margin_se, and the default gate keeps it
+    whatever their number."""
+    from canasta.arena import make_player
+
+    player = make_player("expert:gate=adjusted:margin_se=1", 0)
+    assert isinstance(player, ExpertPlayer) and player.gate == "adjusted"
+    bars = [player.bar(k) for k in range(2, 15)]
+    assert bars[1] == pytest.approx(1.0) and bars[0] < 1.0
+    assert bars == sorted(bars) and bars[-1] > 1.9
+    assert ExpertPlayer().bar(2) == ExpertPlayer().bar(14) == 1.0
+    # a gain of 1.2 standard errors passes the default bar and fails the adjusted one among eight candidates
+    diffs = [1.0 + d for d in (-3.0, 3.0, -2.0, 2.0, -1.0, 1.0, 0.5, -0.5, 0.0, 0.0)]
+    se = (sum((d - 1.0) ** 2 for d in diffs) / 9 / 10) ** 0.5
+    scaled = [1.0 + (d - 1.0) / (1.2 * se) for d in diffs]  # mean 1, standard error 1/1.2
+    assert player._significant(scaled, 1.0) and not player._significant(scaled, player.bar(8))
+    small = ExpertPlayer(0, worlds=3, max_rollouts=30, max_rollout=20, gate="adjusted")
+    assert_chooses_legally(small, Game("american", 4, 4), 30)

@@ -71,7 +71,9 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
+from statistics import NormalDist
 from typing import Any, cast
 
 import canasta.players.value as position_value
@@ -136,8 +138,11 @@ VALUE_MODEL = "linear-tables"
 #: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
 SAFE_DISCARDS = False
 #: how the search's best move is tested against the base policy's: its paired gain over all the worlds
-#: ("paired"), or picked on half the worlds and tested on the other half ("split": no winner's curse)
-GATES = ("paired", "split")
+#: ("paired"), or picked on half the worlds and tested on the other half ("split": no winner's curse), or its
+#: paired gain against a bar that rises with the number of candidates ("adjusted": the best of k - 1
+#: challengers passes on noise more often the more there are; the bar keeps the same chance for each,
+#: Bonferroni's correction, set so that three candidates keep ``margin_se``)
+GATES = ("paired", "split", "adjusted")
 GATE = "paired"
 
 
@@ -354,6 +359,17 @@ def _obvious(obs: Observation, choice: Action) -> bool:
             and not any(c == JOKER or 8 <= c <= 11 for c in choice.cards))
 
 
+@dataclass(frozen=True)
+class SearchRecord:
+    """What one searched decision found: the base policy's choice, the best mean the search proposed, the
+    action chosen after the gate, and each candidate's value in each sampled world (by world number)."""
+
+    basic_choice: Action
+    proposed: Action
+    chosen: Action
+    values: dict[Action, dict[int, float]]
+
+
 class ExpertPlayer:
     """PIMC search with BasicPlayer rollouts; see the module docstring."""
 
@@ -395,6 +411,8 @@ class ExpertPlayer:
         self.leaf = leaf
         self.horizon = max(0, horizon)
         self.read_passes = read_passes
+        #: the last decision that was searched (for audits and explanations; None before the first)
+        self.last_search: SearchRecord | None = None
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.decide(obs, legal)[0]
@@ -405,14 +423,6 @@ class ExpertPlayer:
             raise ValueError("no legal actions")
         base = self.base_policy(obs["variant"])
         basic_choice, basic_reason = base.decide(obs, legal)
-        cls = find_variant(obs["variant"])
-        family = determinizer_for(cls)
-        deal: Callable[[Observation, random.Random], Game]
-        if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
-            deal = partial(family, legal=legal)
-        else:
-            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else partial(
-                determinize, read_passes=self.read_passes)
         # the hand-passing deal (Hand and Foot): BasicPlayer's choice, no search (nobody holds cards yet)
         if len(legal) == 1 or obs["phase"] in ("answer", "pass"):
             return basic_choice, basic_reason
@@ -423,33 +433,14 @@ class ExpertPlayer:
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        legal = candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
+        candidates = candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
         if self.safe_discards:
-            legal = safe_discards(obs, legal, keep=basic_choice)
-        if len(legal) == 1:
+            candidates = safe_discards(obs, candidates, keep=basic_choice)
+        if len(candidates) == 1:
             return basic_choice, basic_reason
-        worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(legal)))
-        values: dict[Action, dict[int, float]] = {a: {} for a in legal}
-        side: int = obs["side"]
-        sampled = steps = 0
-        for w in range(worlds):
-            if deadline is not None and sampled and time.perf_counter() > deadline:
-                break
-            if sampled >= 2 and steps + steps / sampled > self.max_steps:
-                break  # another world would take the work past max_steps
-            try:
-                world = deal(obs, rng)
-            except (CanastaError, ValueError, KeyError):
-                continue
-            if ASK_ACTION not in legal and world.phase == "play":
-                world.turn_added_existing = True  # the seat may not ask now: it melded or added this turn
-            sampled += 1
-            for a in legal:
-                value, played = self._rollout(world, a, side, base)
-                steps += played
-                if value is not None:
-                    values[a][w] = value
-        tried = [a for a in legal if values[a]]
+        worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(candidates)))
+        values, sampled = self.sample_values(obs, legal, candidates, worlds, rng, self.max_steps, deadline)
+        tried = [a for a in candidates if values[a]]
         if not tried:
             return basic_choice, basic_reason
         means = {a: sum(values[a].values()) / len(values[a]) for a in tried}
@@ -461,13 +452,15 @@ class ExpertPlayer:
             picked = [a for a in tried if chosen[a]]
             if picked:
                 best = max(picked, key=lambda a: (sum(chosen[a]) / len(chosen[a]), a == basic_choice))
+        proposed = best
         if best != basic_choice and values.get(basic_choice):
             # Leave BasicPlayer's choice only for a gain that stands out from the noise of the
             # sampled deals: paired differences in the same worlds, mean above `margin_se` standard errors.
             diffs = [v - values[basic_choice][w] for w, v in values[best].items()
-                     if w in values[basic_choice] and (self.gate == "paired" or w % 2 == 1)]
-            if not self._significant(diffs):
+                     if w in values[basic_choice] and (self.gate != "split" or w % 2 == 1)]
+            if not self._significant(diffs, self.bar(len(tried))):
                 best = basic_choice
+        self.last_search = SearchRecord(basic_choice, proposed, best, values)
         if best == basic_choice:
             score = f"{means[best]:+.0f}" if best in means else "n/a"
             return best, f"{basic_reason} (search: {score} over {sampled} sampled deals)"
@@ -475,6 +468,44 @@ class ExpertPlayer:
         beside = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
         return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
                       f" (of {len(tried)} moves{beside})")
+
+    def sample_values(self, obs: Observation, legal: list[Action], candidates: list[Action], worlds: int,
+                      rng: random.Random, max_steps: int | None = None,
+                      deadline: float | None = None) -> tuple[dict[Action, dict[int, float]], int]:
+        """Each candidate's rollout value for the seat's side in up to ``worlds`` sampled worlds (keyed by the
+        world's number; a world the candidate was refused in is missing), and the worlds sampled. ``legal`` is
+        the seat's whole legal list (the worlds of Hand and Foot, Triple Play and American must give it);
+        ``max_steps`` bounds the rollouts' actions (two worlds at least), ``deadline`` the clock."""
+        cls = find_variant(obs["variant"])
+        family = determinizer_for(cls)
+        deal: Callable[[Observation, random.Random], Game]
+        if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
+            deal = partial(family, legal=legal)
+        else:
+            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else partial(
+                determinize, read_passes=self.read_passes)
+        base = self.base_policy(obs["variant"])
+        values: dict[Action, dict[int, float]] = {a: {} for a in candidates}
+        side: int = obs["side"]
+        sampled = steps = 0
+        for w in range(worlds):
+            if deadline is not None and sampled and time.perf_counter() > deadline:
+                break
+            if max_steps is not None and sampled >= 2 and steps + steps / sampled > max_steps:
+                break  # another world would take the work past max_steps
+            try:
+                world = deal(obs, rng)
+            except (CanastaError, ValueError, KeyError):
+                continue
+            if ASK_ACTION not in candidates and world.phase == "play":
+                world.turn_added_existing = True  # the seat may not ask now: it melded or added this turn
+            sampled += 1
+            for a in candidates:
+                value, played = self._rollout(world, a, side, base)
+                steps += played
+                if value is not None:
+                    values[a][w] = value
+        return values, sampled
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
@@ -484,7 +515,16 @@ class ExpertPlayer:
         valued = self.leaf == "value" and self.leaf_value.supports_table(obs["variant"], obs["players"])
         return self.value_worlds if valued else self.rollout_worlds
 
-    def _significant(self, diffs: list[float]) -> bool:
+    def bar(self, candidates: int) -> float:
+        """The standard errors a departure's paired gain must exceed with ``candidates`` tried: ``margin_se``,
+        or with ``gate="adjusted"`` the bar whose one-sided chance of noise passing it is ``margin_se``'s times
+        2 / (candidates - 1) (the same as ``margin_se`` at three candidates, lower at two, higher beyond)."""
+        if self.gate != "adjusted" or candidates < 2:
+            return self.margin_se
+        noise = 1.0 - NormalDist().cdf(self.margin_se)
+        return NormalDist().inv_cdf(1.0 - min(0.5, noise * 2.0 / (candidates - 1)))
+
+    def _significant(self, diffs: list[float], bar: float) -> bool:
         n = len(diffs)
         if n == 0:
             return False
@@ -492,9 +532,9 @@ class ExpertPlayer:
         if mean <= 0:
             return False
         if n == 1:
-            return self.margin_se <= 0
+            return bar <= 0
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return bool(mean > self.margin_se * math.sqrt(var / n))
+        return bool(mean > bar * math.sqrt(var / n))
 
     def base_policy(self, variant: str) -> BasicPlayer:
         """The base and rollout policy in ``variant``: BasicPlayer with the style given, or the variant's."""
