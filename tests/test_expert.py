@@ -224,6 +224,25 @@ def test_every_search_also_searches_natural_cards_onto_the_table() -> None:
     assert "sampled deals" in ExpertPlayer(worlds=2, search="every").decide(obs, legal)[1]
 
 
+def test_the_pass_signal_script_counts_pairs_behind_passes() -> None:
+    """examples/pile_pass_signal.py, card reading's premise measured: in Classic a seat that passed on a rank
+    holds a natural pair of it far less often than of any rank ("a natural pair ... matching the top card"
+    takes any pile, Bicycle), and its counts are counts (two short hands, so the script runs)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "pile_pass_signal.py"
+    spec = importlib.util.spec_from_file_location("pile_pass_signal", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    held_passed, passed, held_any, total = example.measure("classic", 4, 2, "signal-test", False)
+    assert 0 <= held_passed <= passed and 0 < held_any <= total and passed > 0
+    assert held_passed / passed < held_any / total
+    opened = example.measure("classic", 4, 2, "signal-test", True)
+    assert opened[1] <= passed and opened[3] <= total
+
+
 def test_pile_passes_reads_who_passed_on_each_discard() -> None:
     """Every Classic turn ends with one discard (Bicycle: "he completes his turn by discarding one card"),
     so the pile since it was last taken is the discards in turn order, each the top card for the seat
@@ -360,6 +379,44 @@ def test_safe_discards_keep_the_unfrozen_pile_from_the_next_side() -> None:
                         assert not obs["frozen"] and a.cards[0] >> 2 in melded and a != choice
             game.push(choice)
     assert dropped > 0
+
+
+def test_american_discards_can_be_cut_to_the_base_policy_s_cheapest() -> None:
+    """Modern American (option ``american_discards``): the search keeps every action but the discards, and of
+    those the base policy's own choice and the ones its discard cost rates cheapest; with the option off (the
+    default) every discard is searched."""
+    from canasta.engine.actions import DISCARD
+    from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, american_candidate_discards
+    from canasta.players.american_basic import _discard_cost as american_discard_cost
+    from canasta.players.american_basic import _View as american_view
+    from canasta.players.basic import BasicPlayer
+
+    cut = 0
+    game = Game("american", 4, "american-cut/1")
+    basic = BasicPlayer(0)
+    expert = ExpertPlayer(0, american_discards=3)
+    while not game.is_over and game.hand_no == 1 and cut < 3:
+        obs, legal = game.observation(game.actor), game.legal_actions()
+        choice = basic.choose(obs, legal)
+        discards = [a for a in legal if a.kind == DISCARD]
+        kept = american_candidate_discards(obs, legal, 3, AMERICAN_EXPERT_STYLE, keep=choice)
+        assert [a for a in kept if a.kind != DISCARD] == [a for a in legal if a.kind != DISCARD]
+        kept_discards = [a for a in kept if a.kind == DISCARD]
+        assert choice in kept and len(kept_discards) <= 3 + (choice in discards)
+        view = american_view(obs, AMERICAN_EXPERT_STYLE)
+        costs = {a: american_discard_cost(view, a.cards[0]) for a in discards}
+        for dropped in set(discards) - set(kept_discards):
+            assert all(costs[a] <= costs[dropped] for a in kept_discards if a != choice)
+        if len(discards) > 4 and len(legal) < 14:  # (a small decision: the search below stays cheap)
+            cut += 1
+            assert len(kept_discards) < len(discards)
+            expert.last_search = None
+            expert.choose(obs, legal)
+            if expert.last_search is not None:
+                searched = set(expert.last_search.values)
+                assert {a for a in searched if a.kind == DISCARD} <= set(kept_discards)
+        game.push(choice)
+    assert cut > 0
 
 
 def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:

@@ -335,6 +335,20 @@ def _discard_cost(view: _View, code: int) -> float:
     return cost
 
 
+def american_candidate_discards(obs: Observation, legal: list[Action], count: int,
+                                style: AmericanStyle = AMERICAN_DEFAULT_STYLE,
+                                keep: Action | None = None) -> list[Action]:
+    """``legal`` with its discards cut to the ``count`` that ``style`` rates cheapest (and ``keep``), by the
+    same cost the American policy discards by: what a search need consider."""
+    discards = [a for a in legal if a.kind == DISCARD]
+    if len(discards) <= count:
+        return legal
+    view = _View(obs, style)
+    ranked = sorted(discards, key=lambda a: (_discard_cost(view, a.cards[0]), a.cards[0]))
+    chosen = set(ranked[:count]) | ({keep} if keep is not None else set())
+    return [a for a in legal if a.kind != DISCARD or a in chosen]
+
+
 def _base_discard_cost(view: _View, code: int) -> float:
     if _is_wild(code):
         return 1000.0
@@ -357,4 +371,5 @@ def _base_discard_cost(view: _View, code: int) -> float:
     return cost
 
 
-__all__ = ["AMERICAN_DEFAULT_STYLE", "AMERICAN_EXPERT_STYLE", "AmericanStyle", "choose_american"]
+__all__ = ["AMERICAN_DEFAULT_STYLE", "AMERICAN_EXPERT_STYLE", "AmericanStyle", "american_candidate_discards",
+           "choose_american"]

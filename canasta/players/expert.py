@@ -34,10 +34,10 @@ A decision samples at most ``worlds`` worlds, fewer where ``max_rollouts`` (roll
 (the rollouts' actions, a bound on the work that needs no clock) would be passed.
 
 The candidates are the legal actions with the discards cut to the base policy's
-``discards`` cheapest (Classic family): searching ten discards in a dozen worlds mostly
-picks noise. Answers to "may I go out?", single-choice decisions, and the base
-policy's choice to put natural cards on the table once the side has opened are not
-searched.
+``discards`` cheapest (Classic family; in Modern American only with ``american_discards``, which lost
+at the table): searching ten discards in a dozen worlds mostly picks noise. Answers to "may I go
+out?", single-choice decisions, and the base policy's choice to put natural cards on the table once
+the side has opened are not searched.
 
 The player is a pure function of the observation and its seed: the sampling
 generator is seeded from the seed and the observation's text, so it keeps no
@@ -84,6 +84,7 @@ from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
 from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
+from canasta.players.american_basic import american_candidate_discards
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
@@ -112,6 +113,9 @@ MAX_STEPS = 6_000
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
 CANDIDATE_DISCARDS = 4
+#: Discards searched in Modern American: the base policy's cheapest few, or every one (0, the default: a cut
+#: to four lost 3.0 points, half-width 7.9, over 118 deals; docs/benchmarks.md, "Issue 23, stop 37")
+AMERICAN_DISCARDS = 0
 #: what a rollout is worth: the hand's score margin, or only its sign ("win": +1, 0, -1)
 OBJECTIVES = ("margin", "win")
 OBJECTIVE = "margin"
@@ -381,7 +385,9 @@ class ExpertPlayer:
                  discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
-                 safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS) -> None:
+                 safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS,
+                 american_discards: int = AMERICAN_DISCARDS) -> None:
+        self.american_discards = max(0, american_discards)
         self.max_steps = max(1, max_steps)
         self.safe_discards = safe
         if gate not in GATES:
@@ -434,6 +440,9 @@ class ExpertPlayer:
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         candidates = candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
+        if self.american_discards and getattr(find_variant(obs["variant"]), "EXTENDED_SET_RULES", False):
+            candidates = american_candidate_discards(obs, candidates, self.american_discards,
+                                                     base.style.american, keep=basic_choice)
         if self.safe_discards:
             candidates = safe_discards(obs, candidates, keep=basic_choice)
         if len(candidates) == 1:
