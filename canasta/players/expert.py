@@ -111,7 +111,8 @@ MAX_ROLLOUT_ACTIONS = 200  # a hand of Classic between rules players lasts ~75 a
 MAX_STEPS = 6_000
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
-#: Discards searched: the base policy's cheapest few (the rest only add noise to the search).
+#: Discards searched: the base policy's cheapest few (the rest only add noise to the search; eight lost 3.7
+#: points, half-width 5.1, over 200 deals of 4-player Classic: docs/benchmarks.md, "Issue 23, stop 37").
 CANDIDATE_DISCARDS = 4
 #: Discards searched in Modern American: the base policy's cheapest few, or every one (0, the default: a cut
 #: to four lost 3.0 points, half-width 7.9, over 118 deals; docs/benchmarks.md, "Issue 23, stop 37")
