@@ -114,10 +114,10 @@ def _style_fields(style_class: Any, prefix: str = "") -> dict[str, Callable[[str
     return out
 
 
-def basic_style(params: list[str]) -> BasicStyle:
-    """A BasicStyle from ``key=value`` settings; a family's judgement calls as ``american.key=value`` or
-    ``feet.key=value`` (:class:`~canasta.players.american_basic.AmericanStyle`,
-    :class:`~canasta.players.feet_basic.FeetStyle`)."""
+def basic_style(params: list[str], base: BasicStyle | None = None) -> BasicStyle:
+    """A BasicStyle from ``key=value`` settings on top of ``base`` (by default BasicPlayer's); a family's
+    judgement calls as ``american.key=value`` or ``feet.key=value``
+    (:class:`~canasta.players.american_basic.AmericanStyle`, :class:`~canasta.players.feet_basic.FeetStyle`)."""
     readers = _style_fields(BasicStyle)
     top: dict[str, Any] = {}
     nested: dict[str, dict[str, Any]] = {}
@@ -134,7 +134,7 @@ def basic_style(params: list[str]) -> BasicStyle:
             nested.setdefault(group, {})[field] = read
         else:
             top[key] = read
-    style = BasicStyle(**top)
+    style = dataclasses.replace(base if base is not None else BasicStyle(), **top)
     for group, values in nested.items():
         style = dataclasses.replace(style, **{group: dataclasses.replace(getattr(style, group), **values)})
     return style
@@ -164,18 +164,23 @@ def make_player(spec: str, seed: int | str) -> Player:
         raise ValueError(f"only 'expert' and 'basic' take settings, not {name!r}")
     settings = expert_settings()
     kwargs: dict[str, Any] = {}
+    style_params: list[str] = []
     for p in params:
         key, sep, value = p.partition("=")
-        if not sep or (key not in settings and key != "pass_danger"):
-            raise ValueError(f"expert setting {p!r}: use key=value with a key of "
-                             f"{', '.join(sorted(settings))} or pass_danger")
-        if key == "pass_danger":  # the base and rollout style's weight for ranks the next player passed on
-            kwargs["style"] = dataclasses.replace(kwargs.get("style", EXPERT_STYLE), pass_danger=float(value))
+        if sep and key == "pass_danger":  # the older spelling of style.pass_danger
+            key = "style.pass_danger"
+        if sep and key.startswith("style."):  # the base and rollout style: EXPERT_STYLE with this changed
+            style_params.append(f"{key.removeprefix('style.')}={value}")
             continue
+        if not sep or key not in settings:
+            raise ValueError(f"expert setting {p!r}: use key=value with a key of "
+                             f"{', '.join(sorted(settings))}, or style.KEY for a setting of the base style")
         try:
             kwargs[key] = settings[key](value)
         except ValueError as exc:
             raise ValueError(f"expert setting {p!r}: {exc}") from None
+    if style_params:
+        kwargs["style"] = basic_style(style_params, EXPERT_STYLE)
     return ExpertPlayer(seed, **kwargs)
 
 

