@@ -243,26 +243,32 @@ def test_the_pass_signal_script_counts_pairs_behind_passes() -> None:
     assert opened[1] <= passed and opened[3] <= total
 
 
-def test_pile_passes_reads_who_passed_on_each_discard() -> None:
+@pytest.mark.parametrize("seed", [5, 6])
+def test_pile_passes_and_throws_read_who_passed_on_and_threw_each_discard(seed: int) -> None:
     """Every Classic turn ends with one discard (Bicycle: "he completes his turn by discarding one card"),
     so the pile since it was last taken is the discards in turn order, each the top card for the seat
     after its thrower: that seat passed on it when it drew instead. Checked against the true game: the
-    card under the top lay on top when the seat before the actor drew; once the actor has drawn it has
-    passed on the top card too."""
+    top card was thrown by the seat before the actor and the card under it by the seat before that
+    (Bicycle: "Concentrate first on your left opponent's discards"); the card under the top lay on top when
+    the seat before the actor drew; once the actor has drawn it has passed on the top card too."""
     from canasta.players.basic import pile_passes
+    from canasta.players.card_reading import pile_throws
 
-    game = Game("classic", 4, 5)
+    game = Game("classic", 4, seed)
     basic = get_player("basic")
     read = 0
     while not game.is_over and game.hand_no == 1:
         obs = game.observation(game.actor)
         if obs["phase"] in ("draw", "play") and len(obs["pile"]) >= 2:
-            passes = pile_passes(obs)
+            passes, throws = pile_passes(obs), pile_throws(obs)
             top, under = (parse_card(c) for c in obs["pile"][-1:-3:-1])
-            if obs["phase"] == "play" and not (top == JOKER or 8 <= top <= 15):  # wild cards and threes: nothing
-                assert top >> 2 in passes[game.actor]
+            if not (top == JOKER or 8 <= top <= 15):  # wild cards and threes: nothing
+                assert top >> 2 in throws[(game.actor - 1) % 4]
+                if obs["phase"] == "play":
+                    assert top >> 2 in passes[game.actor]
             if not (under == JOKER or 8 <= under <= 15):
                 assert under >> 2 in passes[(game.actor - 1) % 4]
+                assert under >> 2 in throws[(game.actor - 2) % 4]
                 read += 1
         game.apply(basic.choose(obs, game.legal_actions()))
     assert read > 5
@@ -296,10 +302,12 @@ def test_card_reading_worlds_deal_no_pair_of_a_passed_rank() -> None:
     assert constrained > 50
 
 
-def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
-    """Bicycle "Strategies": discard what the next opponent can least use. A rank the next player passed
-    on (it lay on the pile when they drew) is unlikely to be paired in their hand: with the style's
-    pass_danger below 1 it is the cheaper discard; with 1 (not read) the other rank costs the same."""
+@pytest.mark.parametrize("setting", ["pass_danger", "thrown_danger"])
+def test_a_rank_the_next_player_passed_on_or_threw_is_the_safer_discard(setting: str) -> None:
+    """Bicycle "Strategies": discard what the next opponent can least use, and "Concentrate first on your
+    left opponent's discards". A rank the next player passed on (it lay on the pile when they drew) or
+    threw is unlikely to be paired in their hand: with the style's ``pass_danger`` (or ``thrown_danger``)
+    below 1 it is the cheaper discard; with 1 (not read) the other rank costs the same."""
     from dataclasses import replace
 
     from canasta.engine.actions import DISCARD, Action
@@ -307,63 +315,19 @@ def test_pass_danger_makes_a_passed_rank_the_safer_discard() -> None:
 
     obs = Game("classic", 4, 1).observation(0)
     hand = ["9h", "10d", "4c", "4d"]
-    # seat 0 to play (it drew): the pile's top was on top for seat 0 itself, the card under it when seat 3
-    # drew, the next one for seat 2, and the bottom card, thrown by seat 0 a round ago, for seat 1 (the
-    # next player). A 9 and a 10 are seen once each besides the hand, so only the reading tells them apart.
+    # seat 0 to play (it drew): the pile's top card was thrown by seat 3 (and passed on by seat 0 itself),
+    # the card under it by seat 2 (passed on by seat 3), the next by seat 1, the next player (passed on by
+    # seat 2), and the bottom card by seat 0 a round ago (passed on by seat 1). A 9 and a 10 are seen once
+    # each besides the hand, so only the reading tells them apart.
     legal = [Action(DISCARD, (parse_card(c),)) for c in ("9h", "10d")]
     plain = BasicPlayer(style=BasicStyle())
-    reading = BasicPlayer(style=replace(BasicStyle(), pass_danger=0.1))
-    for bottom, other, safer in (("10c", "9s", "10d"), ("9s", "10c", "9h")):
-        obs.update(phase="play", turn=0, hand=hand, pile=[bottom, "5c", other, "6d"], pile_size=4, pile_top="6d",
+    reading = BasicPlayer(style=replace(BasicStyle(), **{setting: 0.1}))
+    for read, other, safer in (("10c", "9s", "10d"), ("9s", "10c", "9h")):
+        pile = [read, "5c", other, "6d"] if setting == "pass_danger" else ["5c", read, other, "6d"]
+        obs.update(phase="play", turn=0, hand=hand, pile=pile, pile_size=4, pile_top="6d",
                    frozen=False, opened=[True, True], melds=[[], []])
         assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
-        assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), bottom
-
-
-def test_pile_throws_reads_who_threw_each_discard() -> None:
-    """Bicycle: "Concentrate first on your left opponent's discards." Every Classic turn ends with one
-    discard, so the pile since it was last taken is the discards in turn order: checked against the true
-    game, the top card was thrown by the seat before the actor and the card under it by the seat before
-    that, whether the actor has drawn or not."""
-    from canasta.players.card_reading import pile_throws
-
-    game = Game("classic", 4, 6)
-    basic = get_player("basic")
-    read = 0
-    while not game.is_over and game.hand_no == 1:
-        obs = game.observation(game.actor)
-        if obs["phase"] in ("draw", "play") and len(obs["pile"]) >= 2:
-            throws = pile_throws(obs)
-            for depth, card in enumerate(obs["pile"][-1:-3:-1]):
-                code = parse_card(card)
-                if not (code == JOKER or 8 <= code <= 15):  # wild cards and threes: nothing
-                    assert code >> 2 in throws[(game.actor - 1 - depth) % 4]
-                    read += 1
-        game.apply(basic.choose(obs, game.legal_actions()))
-    assert read > 5
-
-
-def test_thrown_danger_makes_a_rank_the_next_player_threw_the_safer_discard() -> None:
-    """Bicycle "Strategies": "Concentrate first on your left opponent's discards": a player who threw a
-    rank is unlikely to hold a pair of it, so with the style's thrown_danger below 1 that rank is the
-    cheaper discard; with 1 (not read) the other rank costs the same."""
-    from dataclasses import replace
-
-    from canasta.engine.actions import DISCARD, Action
-    from canasta.players.basic import BasicPlayer, BasicStyle
-
-    obs = Game("classic", 4, 1).observation(0)
-    hand = ["9h", "10d", "4c", "4d"]
-    # seat 0 to play (it drew): the top card was thrown by seat 3, the card under it by seat 2, the next one
-    # by seat 1 (the next player), the bottom card by seat 0 itself.
-    legal = [Action(DISCARD, (parse_card(c),)) for c in ("9h", "10d")]
-    plain = BasicPlayer(style=BasicStyle())
-    reading = BasicPlayer(style=replace(BasicStyle(), thrown_danger=0.1))
-    for by_next, other, safer in (("10c", "9s", "10d"), ("9s", "10c", "9h")):
-        obs.update(phase="play", turn=0, hand=hand, pile=["5c", by_next, other, "6d"], pile_size=4, pile_top="6d",
-                   frozen=False, opened=[True, True], melds=[[], []])
-        assert plain.choose(obs, legal) == Action(DISCARD, (parse_card("9h"),))  # a tie: the lower card
-        assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), by_next
+        assert reading.choose(obs, legal) == Action(DISCARD, (parse_card(safer),)), read
 
 
 def test_freeze_cost_prices_freezing_a_big_pile_but_never_when_behind_in_melds() -> None:
