@@ -243,6 +243,38 @@ def test_the_pass_signal_script_counts_pairs_behind_passes() -> None:
     assert opened[1] <= passed and opened[3] <= total
 
 
+def test_the_leak_script_counts_feeding_discards_and_their_source() -> None:
+    """examples/pile_leaks.py, the issue's leaks counted in the expert's own games: a discard "feeds" the
+    next side when that side has melded its rank and the pile is not frozen (it is then taken with no card
+    from hand); each feeding discard of the expert is either its base policy's choice or the search's."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from canasta.engine.actions import DISCARD, Action
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "pile_leaks.py"
+    spec = importlib.util.spec_from_file_location("pile_leaks", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example  # its dataclasses look their module up
+    spec.loader.exec_module(example)
+    tallies = example.measure("classic", "expert:worlds=2:max_rollouts=8", 1, "leak-test")
+    expert, basic = tallies["expert"], tallies["basic"]
+    assert expert.discards > 0 and basic.discards > 0
+    assert expert.feeding == expert.feeding_from_base + expert.feeding_from_search <= expert.discards
+    assert basic.feeding <= basic.discards and not basic.departures and basic.feeding_from_search == 0
+    obs = Game("classic", 4, 1).observation(0)
+    nines = {"rank": "9", "cards": ["9s", "9h", "9d"], "canasta": False, "natural": True}
+    obs.update(melds=[[], [nines]], frozen=False)
+    nine, ten, two = (Action(DISCARD, (parse_card(c),)) for c in ("9c", "10c", "2c"))
+    sides = [0, 1, 0, 1]
+    assert example.feeds_next_side(obs, nine, sides)
+    assert not example.feeds_next_side(obs, ten, sides) and not example.feeds_next_side(obs, two, sides)
+    obs.update(frozen=True)
+    assert not example.feeds_next_side(obs, nine, sides)
+
+
 @pytest.mark.parametrize("seed", [5, 6])
 def test_pile_passes_and_throws_read_who_passed_on_and_threw_each_discard(seed: int) -> None:
     """Every Classic turn ends with one discard (Bicycle: "he completes his turn by discarding one card"),
