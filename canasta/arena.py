@@ -299,8 +299,9 @@ def summarize(records: list[dict[str, Any]], names: list[str]) -> dict[str, Any]
     return out
 
 
-#: the settings a results file must share with the command that resumes it
-RESUME_KEYS = ("variant", "table", "rules", "players", "seed", "hands_per_game", "deals")
+#: the settings a results file must share with the command that resumes it (its number of deals may be smaller:
+#: a finished run is extended with more games, since a deal's cards depend only on the seed and its index)
+RESUME_KEYS = ("variant", "table", "rules", "players", "seed", "hands_per_game")
 
 
 def run_arena(variant: str, names: list[str], games: int = 20, workers: int | None = None, seed: int = 0,
@@ -317,7 +318,8 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     ``checkpoint`` gets the partial result (``"complete": False``) after every ``checkpoint_every``
     deals' worth of finished games, and once more if the run is interrupted (Ctrl-C, an error).
     ``resume_from`` is such a partial result: its games are kept and only the missing ones are played,
-    so the final result equals an uninterrupted run's (the settings must match; timings aside).
+    so the final result equals an uninterrupted run's (the settings must match; timings aside). A result of
+    fewer deals, finished or not, is extended the same way: only the new deals' games are played.
     """
     from canasta.variants import find_variant
 
@@ -343,6 +345,9 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
             if resume_from.get(key) != settings[key]:
                 raise ValueError(f"cannot resume: the results file has {key}={resume_from.get(key)!r}, this run "
                                  f"{settings[key]!r} (resume with the arguments of the interrupted run)")
+        if int(resume_from.get("deals", 0)) > settings["deals"]:
+            raise ValueError(f"cannot resume: the results file has deals={resume_from.get('deals')!r}, more than this "
+                             f"run's {settings['deals']!r} (resume with at least its number of games)")
         records = list(resume_from.get("records", []))
         earlier_seconds = float(resume_from.get("seconds", 0.0))
         finished = {(r["deal"], r["rotation"]) for r in records}

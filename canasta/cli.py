@@ -323,7 +323,7 @@ def arena(
     checkpoint_every: Annotated[int, typer.Option(min=1, help="write STEM.json after every N finished deals "
                                                   "(and when interrupted)")] = 5,
     resume: Annotated[bool, typer.Option("--resume", help="continue the interrupted run in STEM.json "
-                                         "(same arguments): only the missing games are played")] = False,
+                                         "(same arguments; more games extend a finished run): only the missing games are played")] = False,
 ) -> None:
     """Computer players against each other over duplicated deals: win rates, margins, decision times.
 

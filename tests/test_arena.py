@@ -293,6 +293,21 @@ def test_resume_refuses_other_settings() -> None:
         run_arena("classic", ["basic", "random"], games=2, workers=1, seed=10, table=2, hands=1, resume_from=partial)
 
 
+def test_resume_extends_a_finished_run_with_more_deals() -> None:
+    """A finished run of 2 deals resumed with 3 plays only the third deal's games and equals a run of 3 from
+    the start; a run of fewer deals than its file is refused (it would drop games)."""
+    args: dict[str, Any] = {"workers": 1, "seed": 12, "table": 2, "hands": 1}
+    short = run_arena("classic", ["basic", "random"], games=4, **args)
+    played: list[int] = []
+    extended = run_arena("classic", ["basic", "random"], games=6, resume_from=short,
+                         progress=lambda done, total: played.append(done), **args)
+    assert extended["deals"] == 3 and extended["complete"] is True
+    _same_result(extended, run_arena("classic", ["basic", "random"], games=6, **args))
+    assert len(played) == 2
+    with pytest.raises(ValueError, match="deals=3"):
+        run_arena("classic", ["basic", "random"], games=4, resume_from=extended, **args)
+
+
 def test_arena_command_checkpoints_and_resumes(tmp_path: Path) -> None:
     base = ["arena", "--games", "6", "--workers", "1", "--table", "2", "--hands", "1", "--seed", "2",
             "--players", "basic,random"]
