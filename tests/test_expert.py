@@ -593,3 +593,47 @@ def test_the_adjusted_gate_raises_the_bar_with_the_number_of_candidates() -> Non
     assert player._significant(scaled, 1.0) and not player._significant(scaled, player.bar(8))
     small = ExpertPlayer(0, worlds=3, max_rollouts=30, max_rollout=20, gate="adjusted")
     assert_chooses_legally(small, Game("american", 4, 4), 30)
+
+
+@pytest.mark.parametrize("variant", ["classic", "american"])
+def test_a_turn_leaf_cuts_valued_rollouts_at_a_turn_s_start(variant: str) -> None:
+    """leaf_at=turn: a valued rollout runs past the horizon to the next start of a turn (the values were fitted
+    only there, canasta.players.value.samples), at most TURN_SLACK actions more; the default cuts after exactly
+    ``horizon`` actions wherever they fall; the arena names it expert:leaf_at=turn."""
+    from canasta.arena import make_player
+    from canasta.players.expert import TURN_SLACK
+
+    with pytest.raises(ValueError):
+        ExpertPlayer(leaf_at="end")
+    player = make_player("expert:leaf_at=turn", 0)
+    assert isinstance(player, ExpertPlayer) and player.leaf_at == "turn"
+
+    class Phases:
+        """A value that records the phase of every leaf it scores."""
+
+        def __init__(self) -> None:
+            self.phases: list[str] = []
+
+        def supports_table(self, variant: str, players: int) -> bool:
+            return True
+
+        def __call__(self, game: Game, side: int) -> float:
+            self.phases.append(game.phase)
+            return 0.0
+
+    game = Game(variant, 4, 11)
+    for _ in range(6):
+        game.push(BasicPlayer().choose(game.observation(game.actor), game.legal_actions()))
+    world = determinize(game.observation(game.actor), random.Random(2))
+    side = game.side_of(game.actor)
+    seen: dict[str, list[str]] = {}
+    steps: dict[str, list[int]] = {}
+    for leaf_at in ("any", "turn"):
+        expert = ExpertPlayer(horizon=9, leaf_at=leaf_at)
+        recorder = Phases()
+        expert.leaf_value = recorder
+        steps[leaf_at] = [expert._rollout(world, action, side)[1] for action in game.legal_actions()]
+        seen[leaf_at] = recorder.phases
+    assert seen["turn"] and set(seen["turn"]) == {"draw"}
+    assert all(9 <= n <= 9 + TURN_SLACK for n in steps["turn"])
+    assert steps["any"] == [9] * len(steps["any"]) and set(seen["any"]) != {"draw"}

@@ -132,6 +132,13 @@ SEARCH = "all"
 LEAVES = ("rollout", "value")
 LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over 400 games, full rollouts 53.1%
 HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
+#: where a valued rollout stops: after ``horizon`` actions wherever that falls ("any"), or at the first start of
+#: a turn at or after it ("turn": the values were fitted only at the start of a turn, and a cut after a fixed
+#: count lands one candidate's rollouts mid-turn where another's land at a turn's start)
+LEAF_POINTS = ("any", "turn")
+LEAF_AT = "any"
+#: a rollout cut at a turn's start runs at most this many actions past the horizon
+TURN_SLACK = 30
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
@@ -387,7 +394,10 @@ class ExpertPlayer:
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
                  safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS,
-                 american_discards: int = AMERICAN_DISCARDS) -> None:
+                 american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT) -> None:
+        if leaf_at not in LEAF_POINTS:
+            raise ValueError(f"leaf_at must be one of {', '.join(LEAF_POINTS)}, not {leaf_at!r}")
+        self.leaf_at = leaf_at
         self.american_discards = max(0, american_discards)
         self.max_steps = max(1, max_steps)
         self.safe_discards = safe
@@ -569,7 +579,11 @@ class ExpertPlayer:
         steps = 0
         valued = self.leaf == "value" and self.leaf_value.supports_table(g.variant.name, g.num_players)
         limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
+        if valued and self.leaf_at == "turn":
+            limit += TURN_SLACK
         while not g.is_over and g.hand_no == hand_no and steps < limit:
+            if valued and self.leaf_at == "turn" and steps >= self.horizon and g.phase == "draw":
+                break  # a start of a turn, where the value was fitted
             actor = g.actor
             legal = g.legal_actions()
             if not legal:  # an approximate reconstruction reached a dead end: score it as it stands
