@@ -345,9 +345,9 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
             if resume_from.get(key) != settings[key]:
                 raise ValueError(f"cannot resume: the results file has {key}={resume_from.get(key)!r}, this run "
                                  f"{settings[key]!r} (resume with the arguments of the interrupted run)")
-        if int(resume_from.get("deals", 0)) > settings["deals"]:
+        if int(resume_from.get("deals", 0)) > len(specs) // sides:
             raise ValueError(f"cannot resume: the results file has deals={resume_from.get('deals')!r}, more than this "
-                             f"run's {settings['deals']!r} (resume with at least its number of games)")
+                             f"run's {len(specs) // sides} (resume with at least its number of games)")
         records = list(resume_from.get("records", []))
         earlier_seconds = float(resume_from.get("seconds", 0.0))
         finished = {(r["deal"], r["rotation"]) for r in records}

@@ -17,7 +17,7 @@ from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
 from canasta.players.basic import BasicPlayer
 from canasta.players.expert import determinize
 from canasta.variants import VARIANTS
-from tests.helpers import shuffle_hidden
+from tests.helpers import load_example, shuffle_hidden
 
 
 def tiny(seed: int | str = 0) -> ExpertPlayer:
@@ -228,14 +228,7 @@ def test_the_pass_signal_script_counts_pairs_behind_passes() -> None:
     """examples/pile_pass_signal.py, card reading's premise measured: in Classic a seat that passed on a rank
     holds a natural pair of it far less often than of any rank ("a natural pair ... matching the top card"
     takes any pile, Bicycle), and its counts are counts (two short hands, so the script runs)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "examples" / "pile_pass_signal.py"
-    spec = importlib.util.spec_from_file_location("pile_pass_signal", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_example("pile_pass_signal")
     held_passed, passed, held_any, total = example.measure("classic", 4, 2, "signal-test", False)
     assert 0 <= held_passed <= passed and 0 < held_any <= total and passed > 0
     assert held_passed / passed < held_any / total
@@ -247,18 +240,9 @@ def test_the_leak_script_counts_feeding_discards_and_their_source() -> None:
     """examples/pile_leaks.py, the issue's leaks counted in the expert's own games: a discard "feeds" the
     next side when that side has melded its rank and the pile is not frozen (it is then taken with no card
     from hand); each feeding discard of the expert is either its base policy's choice or the search's."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
     from canasta.engine.actions import DISCARD, Action
 
-    path = Path(__file__).resolve().parent.parent / "examples" / "pile_leaks.py"
-    spec = importlib.util.spec_from_file_location("pile_leaks", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = example  # its dataclasses look their module up
-    spec.loader.exec_module(example)
+    example = load_example("pile_leaks")
     tallies = example.measure("classic", "expert:worlds=2:max_rollouts=8", 1, "leak-test")
     expert, basic = tallies["expert"], tallies["basic"]
     assert expert.discards > 0 and basic.discards > 0
@@ -556,14 +540,7 @@ def test_the_search_record_shows_the_base_choice_the_proposal_and_the_gate_s_ver
 def test_the_departure_audit_measures_each_proposal_again_in_fresh_worlds() -> None:
     """examples/expert_departure_audit.py: every proposal row carries the search's z and a re-measured gain, and
     the summary counts the departures a gate at each threshold would make (a tiny budget: the script runs)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "examples" / "expert_departure_audit.py"
-    spec = importlib.util.spec_from_file_location("expert_departure_audit", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_example("expert_departure_audit")
     rows = example.audit("classic", 4, 1, 3, 4, {"worlds": 4, "max_rollouts": 40, "max_rollout": 20})
     assert rows, "no proposal in a whole hand"
     for row in rows:
@@ -637,3 +614,17 @@ def test_a_turn_leaf_cuts_valued_rollouts_at_a_turn_s_start(variant: str) -> Non
     assert seen["turn"] and set(seen["turn"]) == {"draw"}
     assert all(9 <= n <= 9 + TURN_SLACK for n in steps["turn"])
     assert steps["any"] == [9] * len(steps["any"]) and set(seen["any"]) != {"draw"}
+
+
+def test_the_value_bias_script_splits_residuals_by_where_in_a_turn() -> None:
+    """examples/value_phase_bias.py: the value's residuals at the side to move, per hand, at a turn's start
+    (where the value is fitted) and after a draw or a take; a table the value has no weights for is refused."""
+    example = load_example("value_phase_bias")
+    assert example.where_in_turn("play", "take") == "play-after-take"
+    assert example.where_in_turn("draw", "take") == "draw"
+    biases = example.measure("classic", 4, 2, "bias-test")
+    where = {b.where: b for b in biases}
+    assert {"draw", "play-after-draw"} <= set(where) and all(b.hands <= 2 for b in biases)
+    assert all(b.standard_error >= 0 for b in biases)
+    with pytest.raises(ValueError, match="no weights"):
+        example.measure("mille", 2, 1, "bias-test")
