@@ -578,11 +578,11 @@ class ExpertPlayer:
         hand_no = world.hand_no
         steps = 0
         valued = self.leaf == "value" and self.leaf_value.supports_table(g.variant.name, g.num_players)
-        limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
-        if valued and self.leaf_at == "turn":
-            limit += TURN_SLACK
+        cut = min(self.horizon, self.max_rollout) if valued else self.max_rollout
+        at_turn = valued and self.leaf_at == "turn"
+        limit = cut + TURN_SLACK if at_turn else cut
         while not g.is_over and g.hand_no == hand_no and steps < limit:
-            if valued and self.leaf_at == "turn" and steps >= self.horizon and g.phase == "draw":
+            if at_turn and steps >= cut and g.phase == "draw":
                 break  # a start of a turn, where the value was fitted
             actor = g.actor
             legal = g.legal_actions()
