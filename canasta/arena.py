@@ -38,6 +38,7 @@ import types
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,9 @@ from canasta.players import PLAYERS, Player, get_player
 from canasta.players.base import PlayerFactory, is_class_reference, load_class_reference, load_registered, registered_players
 from canasta.players.basic import BasicPlayer, BasicStyle
 from canasta.players.expert import EXPERT_STYLE, ExpertPlayer
+
+#: what a player is shown at its turn, given the game and its seat (``play_one``'s ``observe``)
+Observer = Callable[[Game, int], dict[str, Any]]
 
 Z95 = 1.959963984540054
 
@@ -196,8 +200,9 @@ class GameSpec:
     hands: int
 
 
-def play_one(spec: GameSpec) -> dict[str, Any]:
-    """Play one game; a JSON-able record."""
+def play_one(spec: GameSpec, observe: Observer | None = None) -> dict[str, Any]:
+    """Play one game; a JSON-able record. Each player is shown ``game.observation(seat)``, or what
+    ``observe(game, seat)`` returns (a research script's hook: ``examples/oracle_ceiling.py``)."""
     game = Game(spec.variant, spec.table, spec.seed, dict(spec.rules))
     seat_players = [make_player(spec.names[game.side_of(s)], f"{spec.seed}/{s}") for s in range(spec.table)]
     sides = game.num_sides
@@ -210,7 +215,8 @@ def play_one(spec: GameSpec) -> dict[str, Any]:
         actor = game.actor
         legal = game.legal_actions()
         t0 = time.perf_counter()
-        action = seat_players[actor].choose(game.observation(actor), legal)
+        shown = game.observation(actor) if observe is None else observe(game, actor)
+        action = seat_players[actor].choose(shown, legal)
         dt = time.perf_counter() - t0
         side = game.side_of(actor)
         decisions[side] += 1
@@ -308,7 +314,7 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
               table: int | None = None, rules: dict[str, Any] | None = None, hands: int = 0,
               progress: Callable[[int, int], None] | None = None, ray_address: str | None = None,
               checkpoint: Callable[[dict[str, Any]], object] | None = None, checkpoint_every: int = 5,
-              resume_from: dict[str, Any] | None = None) -> dict[str, Any]:
+              resume_from: dict[str, Any] | None = None, observe: Observer | None = None) -> dict[str, Any]:
     """Play the games (in ``workers`` processes; all cores by default) and summarize them.
 
     With ``ray_address`` the games run as Ray tasks on that cluster instead (``"local"`` starts a
@@ -320,9 +326,13 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     ``resume_from`` is such a partial result: its games are kept and only the missing ones are played,
     so the final result equals an uninterrupted run's (the settings must match; timings aside). A result of
     fewer deals, finished or not, is extended the same way: only the new deals' games are played.
+    ``observe`` replaces what players are shown (``play_one``; a module-level function, for the worker
+    processes; not with Ray).
     """
     from canasta.variants import find_variant
 
+    if observe is not None and ray_address is not None:
+        raise ValueError("observe is for runs on this machine, not on Ray")
     cls = find_variant(variant)
     if table is None:
         table = 4 if len(names) == 2 else len(names)
@@ -364,7 +374,7 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     every = max(1, checkpoint_every) * sides
     played = 0
     try:
-        games_iter = _map(specs, workers) if ray_address is None else _map_ray(specs, ray_address)
+        games_iter = _map(specs, workers, observe) if ray_address is None else _map_ray(specs, ray_address)
         for rec in games_iter:
             records.append(rec)
             played += 1
@@ -379,13 +389,14 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     return result(complete=True)
 
 
-def _map(specs: list[GameSpec], workers: int) -> Iterator[dict[str, Any]]:
+def _map(specs: list[GameSpec], workers: int, observe: Observer | None = None) -> Iterator[dict[str, Any]]:
+    play = play_one if observe is None else partial(play_one, observe=observe)
     if workers == 1 or len(specs) == 1:
-        yield from map(play_one, specs)
+        yield from map(play, specs)
         return
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
     with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(play_one, specs)
+        yield from pool.imap_unordered(play, specs)
 
 
 def _map_ray(specs: list[GameSpec], address: str) -> Iterator[dict[str, Any]]:

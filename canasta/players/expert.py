@@ -496,14 +496,7 @@ class ExpertPlayer:
         world's number; a world the candidate was refused in is missing), and the worlds sampled. ``legal`` is
         the seat's whole legal list (the worlds of Hand and Foot, Triple Play and American must give it);
         ``max_steps`` bounds the rollouts' actions (two worlds at least), ``deadline`` the clock."""
-        cls = find_variant(obs["variant"])
-        family = determinizer_for(cls)
-        deal: Callable[[Observation, random.Random], Game]
-        if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
-            deal = partial(family, legal=legal)
-        else:
-            deal = determinize_ids if getattr(cls, "MELD_IDS", False) else partial(
-                determinize, read_passes=self.read_passes)
+        deal = self.world_dealer(obs, legal)
         base = self.base_policy(obs["variant"])
         values: dict[Action, dict[int, float]] = {a: {} for a in candidates}
         side: int = obs["side"]
@@ -526,6 +519,16 @@ class ExpertPlayer:
                 if value is not None:
                     values[a][w] = value
         return values, sampled
+
+    def world_dealer(self, obs: Observation, legal: list[Action]) -> Callable[[Observation, random.Random], Game]:
+        """How this decision's worlds are dealt: the variant family's determinization of ``obs``."""
+        cls = find_variant(obs["variant"])
+        family = determinizer_for(cls)
+        if family is not None:  # Hand and Foot, Triple Play, American: the world must give these legal actions
+            return partial(family, legal=legal)
+        if getattr(cls, "MELD_IDS", False):
+            return determinize_ids
+        return partial(determinize, read_passes=self.read_passes)
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default

@@ -1,0 +1,166 @@
+"""What card reading could buy at most: the expert searching the true deal instead of sampled ones.
+
+The expert samples its worlds from what its seat has seen. An *oracle* is the same expert (every setting the
+shipped one's: base policy, gate, budget, value) whose worlds are the true game, so its win rate against
+``basic`` bounds what any better reading of the hidden cards could give this search; the rest of the way to a
+target has to come from the search or its policy.
+
+- ``--mode hands`` (``HandsOracle``): every hand as it truly is, the stock shuffled anew in each world: perfect
+  card reading. Only hands and stock are dealt anew, so in variants with other face-down cards (feet,
+  pozzetti) those are known too: these modes are for the Classic family (Classic, Mille, ...).
+- ``--mode partner`` (``PartnerOracle``) and ``--mode opponents`` (``OpponentsOracle``): only the partner's, or
+  only the opponents', hands as they truly are; the other hidden hands are dealt anew from their own cards and
+  the stock (cards every seat saw go into a hand with a taken pile stay there), so the two split perfect reading
+  between partner and opponents.
+- ``--mode deal`` (``DealOracle``): the true game, stock order included: clairvoyance no reading could give.
+
+The games are an arena run's (``canasta.arena.run_arena``, duplicate deals): with the same ``--seed`` they are
+the deals of ``canasta arena --seed S``, so ``examples/arena_paired.py`` compares an oracle deal by deal with
+the expert's own run. The arena shows players observations only; this script alone hands the oracle the game,
+through ``run_arena``'s ``observe`` hook.
+
+    python3 examples/oracle_ceiling.py --variant classic --mode hands --games 200 --seed 3703 --out oracle-hands
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from canasta.arena import load_results, render, run_arena, write_json
+from canasta.cards import is_red_three
+from canasta.engine.actions import Action
+from canasta.engine.game import Game
+from canasta.players.expert import ExpertPlayer
+
+#: the observation key under which this script hands an oracle the game (never set by the arena itself)
+TRUTH = "oracle_truth"
+#: the player each mode plays, as the arena names it (an outside class: ``module:Class``)
+MODES = {"hands": "oracle_ceiling:HandsOracle", "partner": "oracle_ceiling:PartnerOracle",
+         "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle"}
+
+
+def show_truth(game: Game, seat: int) -> dict[str, Any]:
+    """The seat's observation, and the game itself under ``TRUTH`` (for ``run_arena``'s ``observe``)."""
+    shown = game.observation(seat)
+    shown[TRUTH] = game
+    return shown
+
+
+def deal_hidden_anew(truth: Game, seat: int, revealed: Callable[[int], bool], rng: random.Random) -> Game:
+    """A copy of ``truth`` with the stock and the hands of the seats other than ``seat`` not ``revealed``
+    dealt anew from their cards; the cards every seat saw go into a hand (``known_hands``) stay in it, and a
+    red three (laid out when drawn, never held) only goes back to the stock."""
+    redealt = [s for s in range(truth.num_players) if s != seat and not revealed(s)]
+    if not redealt:
+        world = truth.copy()
+        rng.shuffle(world.stock)
+        return world
+    state = truth.to_dict()
+    hands: list[list[int]] = state["hands"]
+    kept: dict[int, list[int]] = {}
+    pool: list[int] = []
+    for s in redealt:
+        hidden = list(hands[s])
+        kept[s] = []
+        for card in state["known"][s]:
+            hidden.remove(card)
+            kept[s].append(card)
+        pool += hidden
+    threes = [c for c in state["stock"] if is_red_three(c)]
+    pool += [c for c in state["stock"] if not is_red_three(c)]
+    rng.shuffle(pool)
+    for s in redealt:
+        count = len(hands[s]) - len(kept[s])
+        hands[s] = kept[s] + pool[:count]
+        del pool[:count]
+    stock = pool + threes
+    rng.shuffle(stock)
+    state["stock"] = stock
+    return Game.from_dict(state)
+
+
+class HandsOracle(ExpertPlayer):
+    """The shipped expert, its worlds dealt from the true game: every hand as it is, the stock shuffled."""
+
+    shuffle_stock = True
+
+    def reveals(self, seat: int, other: int) -> bool:
+        """Whether ``seat``'s worlds hold ``other``'s hand as it truly is."""
+        return True
+
+    def __init__(self, seed: int | str | None = 0) -> None:
+        super().__init__(seed)
+        self.truth: Game | None = None
+
+    def choose(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        shown = dict(obs)
+        truth = shown.pop(TRUTH, None)
+        if not isinstance(truth, Game):
+            raise ValueError("an oracle needs the game: play it with examples/oracle_ceiling.py, not the arena")
+        self.truth = truth
+        # the search seeds its worlds from the observation, which must not hold the game object
+        return self.decide(shown, legal)[0]
+
+    def world_dealer(self, obs: dict[str, Any], legal: list[Action]) -> Callable[[dict[str, Any], random.Random],
+                                                                                 Game]:
+        truth = self.truth
+        assert truth is not None, "choose() sets the truth before the search deals"
+
+        seat: int = obs["seat"]
+
+        def deal(_obs: dict[str, Any], rng: random.Random) -> Game:
+            if not self.shuffle_stock:
+                return truth.copy()
+            return deal_hidden_anew(truth, seat, lambda other: self.reveals(seat, other), rng)
+        return deal
+
+
+class PartnerOracle(HandsOracle):
+    """The oracle that knows only its partners' hands (the opponents' are dealt anew)."""
+
+    def reveals(self, seat: int, other: int) -> bool:
+        assert self.truth is not None
+        return self.truth.side_of(other) == self.truth.side_of(seat)
+
+
+class OpponentsOracle(HandsOracle):
+    """The oracle that knows only its opponents' hands (its partners' are dealt anew)."""
+
+    def reveals(self, seat: int, other: int) -> bool:
+        assert self.truth is not None
+        return self.truth.side_of(other) != self.truth.side_of(seat)
+
+
+class DealOracle(HandsOracle):
+    """The shipped expert searching the true game itself, stock order included."""
+
+    shuffle_stock = False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--table", type=int, default=None, help="players at the table (the arena's default)")
+    parser.add_argument("--mode", choices=sorted(MODES), default="hands")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--checkpoint-every", type=int, default=1, help="deals between checkpoints")
+    parser.add_argument("--out", type=Path, required=True, help="results STEM (STEM.json, as canasta arena's)")
+    parser.add_argument("--resume", action="store_true", help="continue or extend the run in STEM.json")
+    args = parser.parse_args()
+    result = run_arena(args.variant, [MODES[args.mode], "basic"], games=args.games, workers=args.workers,
+                       seed=args.seed, table=args.table, hands=1, observe=show_truth,
+                       checkpoint=lambda partial: write_json(partial, args.out),
+                       checkpoint_every=args.checkpoint_every,
+                       resume_from=load_results(args.out) if args.resume else None)
+    write_json(result, args.out)
+    print(render(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""examples/oracle_ceiling.py: the expert searching the true deal, a bound on what card reading could buy."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from canasta.arena import GameSpec, play_one, run_arena
+from canasta.cards import is_red_three
+from canasta.engine.game import Game
+from tests.helpers import load_example
+
+oracle = load_example("oracle_ceiling")
+
+
+def a_game_in_play(seed: str = "oracle/1", actions: int = 40) -> Game:
+    game = Game("classic", 4, seed, {})
+    rng = random.Random(seed)
+    for _ in range(actions):
+        game.push(rng.choice(game.legal_actions()))
+    return game
+
+
+def without_stock(game: Game) -> dict[str, Any]:
+    state = game.to_dict()
+    state.pop("stock")
+    return state
+
+
+def test_a_hands_oracle_deals_the_true_hands_with_the_stock_shuffled() -> None:
+    game = a_game_in_play()
+    player = oracle.HandsOracle("t")
+    player.truth = game
+    deal = player.world_dealer(game.observation(game.actor), game.legal_actions())
+    world = deal({}, random.Random(3))
+    assert without_stock(world) == without_stock(game)
+    assert sorted(world.stock) == sorted(game.stock) and world.stock != game.stock
+    assert world is not game
+
+
+def test_a_deal_oracle_deals_the_true_game_itself() -> None:
+    game = a_game_in_play()
+    player = oracle.DealOracle("t")
+    player.truth = game
+    world = player.world_dealer(game.observation(game.actor), game.legal_actions())({}, random.Random(3))
+    assert world.to_dict() == game.to_dict() and world is not game
+
+
+@pytest.mark.parametrize("mode", ["partner", "opponents"])
+def test_a_partial_oracle_redeals_only_the_hands_it_does_not_know(mode: str) -> None:
+    """The revealed seats hold their true hands; the others hold as many cards, with the cards every seat saw
+    go into their hands (a taken pile) kept, and their hidden cards and the stock dealt anew among them."""
+    cls = oracle.PartnerOracle if mode == "partner" else oracle.OpponentsOracle
+    worlds_redealt = 0
+    for k in range(12):
+        game = a_game_in_play(f"oracle/{k}", actions=60 + 7 * k)
+        if game.is_over:
+            continue
+        seat = game.actor
+        player = cls("t")
+        player.truth = game
+        world = player.world_dealer(game.observation(seat), game.legal_actions())(
+            game.observation(seat), random.Random(k))
+        truth, dealt = game.to_dict(), world.to_dict()
+        redealt = [s for s in range(4) if s != seat and (game.side_of(s) == game.side_of(seat)) != (mode == "partner")]
+        for s in range(4):
+            if s not in redealt:
+                assert dealt["hands"][s] == truth["hands"][s]
+            else:
+                assert len(dealt["hands"][s]) == len(truth["hands"][s])
+                assert not Counter(truth["known"][s]) - Counter(dealt["hands"][s])
+                assert not any(is_red_three(c) for c in dealt["hands"][s])
+        pooled = sorted(truth["stock"] + [c for s in redealt for c in truth["hands"][s]])
+        assert sorted(dealt["stock"] + [c for s in redealt for c in dealt["hands"][s]]) == pooled
+        assert {k: v for k, v in dealt.items() if k not in ("hands", "stock")} == \
+            {k: v for k, v in truth.items() if k not in ("hands", "stock")}
+        worlds_redealt += [dealt["hands"][s] for s in redealt] != [truth["hands"][s] for s in redealt]
+    assert worlds_redealt >= 8
+
+
+def test_the_sampled_worlds_of_the_shipped_expert_differ_from_the_truth() -> None:
+    """The control for the two tests above: the expert's own worlds are sampled, not the true hands."""
+    game = a_game_in_play()
+    player = oracle.ExpertPlayer("t")
+    world = player.world_dealer(game.observation(game.actor), game.legal_actions())(
+        game.observation(game.actor), random.Random(3))
+    assert without_stock(world)["hands"] != without_stock(game)["hands"]
+
+
+def test_the_arena_shows_players_what_the_observer_returns() -> None:
+    spec = GameSpec("mille", 2, (), (oracle.MODES["hands"], "basic"), 0, 0, "arena/9/0", 1)
+    record = play_one(spec, observe=oracle.show_truth)
+    assert record["hands"] == 1 and record["decisions"][0] > 0
+
+
+def test_an_oracle_in_the_plain_arena_is_a_clear_error() -> None:
+    spec = GameSpec("mille", 2, (), (oracle.MODES["hands"], "basic"), 0, 0, "arena/9/0", 1)
+    with pytest.raises(ValueError, match="an oracle needs the game"):
+        play_one(spec)
+
+
+def test_an_observer_is_not_sent_to_ray() -> None:
+    with pytest.raises(ValueError, match="not on Ray"):
+        run_arena("mille", ["basic", "basic"], games=2, ray_address="local", observe=oracle.show_truth)
