@@ -1,4 +1,4 @@
-"""How much a pass on the pile says about a hand: card reading's premise, measured.
+"""How much a pass on the pile, and a meld on the table, say about a hand: card reading's premises, measured.
 
 ``canasta.players.card_reading.pile_passes`` reads, per seat, the ranks it saw on top of the pile and did not
 take. The expert's worlds in the Classic family deal no natural pair of such a rank to that seat
@@ -7,18 +7,27 @@ passed holds a pair of the rank less often than it holds a pair of any rank. Thi
 with ``basic`` at every seat and, before every action, counts over the other seats (optionally only those
 whose side has opened) how often a passed rank is held as a natural pair, against every natural rank.
 
+``--layoffs`` measures the second premise instead (``card_reading.laid_off_ranks``, the expert's
+``read_layoffs``): a seat that ended its turn with a meld of a rank on its side's table holds no natural of it.
+Before every draw it counts the seats read, those whose true hand holds a natural of a rank read, and how many
+such naturals the true hands and a world sampled without that reading (``read_passes`` only) hold.
+
     python3 examples/pile_pass_signal.py --variant american --hands 80
     python3 examples/pile_pass_signal.py --variant classic --hands 80
+    python3 examples/pile_pass_signal.py --variant classic --hands 60 --layoffs
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+from dataclasses import dataclass
 
 from canasta.cards import ACE, THREE
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer
-from canasta.players.card_reading import is_wild_code, pile_passes
+from canasta.players.card_reading import is_wild_code, laid_off_ranks, pile_passes
+from canasta.players.expert import determinize
 
 NATURAL_RANKS = list(range(THREE + 1, ACE + 1))  # four to ace: threes and wild cards are never read
 
@@ -51,13 +60,56 @@ def measure(variant: str, players: int, hands: int, seed: str, opened_only: bool
     return held_passed, passed_total, held_any, any_total
 
 
+@dataclass(frozen=True)
+class LayoffSignal:
+    """Over the seats ``laid_off_ranks`` read before every draw: how many, how many truly held a natural of a
+    rank read, and the naturals of the ranks read in the true hands and in worlds sampled without the reading."""
+
+    seats_read: int
+    seats_holding: int
+    naturals_held: int
+    naturals_in_sampled_worlds: int
+
+
+def measure_layoffs(variant: str, players: int, hands: int, seed: str) -> LayoffSignal:
+    basic = BasicPlayer(0)
+    rng = random.Random(seed)
+    seats_read = seats_holding = naturals_held = naturals_sampled = 0
+    for hand in range(hands):
+        game = Game(variant, players, f"{seed}/{hand}")
+        while not game.is_over and game.hand_no == 1:
+            actor = game.actor
+            obs = game.observation(actor)
+            if obs["phase"] == "draw":
+                read = laid_off_ranks(obs)
+                world = determinize(obs, rng, read_passes=True)
+                for seat, ranks in enumerate(read):
+                    if not ranks:
+                        continue
+                    held = sum(1 for code in game.hand_cards(seat) if not is_wild_code(code) and code >> 2 in ranks)
+                    seats_read += 1
+                    seats_holding += held > 0
+                    naturals_held += held
+                    naturals_sampled += sum(1 for code in world.hand_cards(seat)
+                                            if not is_wild_code(code) and code >> 2 in ranks)
+            game.apply(basic.choose(obs, game.legal_actions()))
+    return LayoffSignal(seats_read, seats_holding, naturals_held, naturals_sampled)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="american")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--hands", type=int, default=8)
     parser.add_argument("--seed", default="pass-signal")
+    parser.add_argument("--layoffs", action="store_true", help="measure laid_off_ranks' premise instead")
     args = parser.parse_args()
+    if args.layoffs:
+        signal = measure_layoffs(args.variant, args.players, args.hands, args.seed)
+        print(f"{args.variant}: {signal.seats_read} seats read before a draw, {signal.seats_holding} holding a natural"
+              f" of a rank read ({signal.naturals_held} naturals); worlds sampled without the reading deal them"
+              f" {signal.naturals_in_sampled_worlds}")
+        return
     for opened_only in (False, True):
         held_passed, passed, held_any, total = measure(args.variant, args.players, args.hands, args.seed, opened_only)
         who = "seats whose side has opened" if opened_only else "every seat"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from canasta.cards import JOKER, is_red_three, parse_card
+from canasta.cards import JOKER, THREE, is_red_three, parse_card, parse_rank
 from canasta.engine.game import Game
 from canasta.players import PLAYERS, ExpertPlayer, Player, get_player, hint
 from canasta.players.basic import BasicPlayer
@@ -234,6 +234,9 @@ def test_the_pass_signal_script_counts_pairs_behind_passes() -> None:
     assert held_passed / passed < held_any / total
     opened = example.measure("classic", 4, 2, "signal-test", True)
     assert opened[1] <= passed and opened[3] <= total
+    layoffs = example.measure_layoffs("classic", 4, 2, "signal-test")
+    assert 0 <= layoffs.seats_holding <= layoffs.naturals_held and layoffs.seats_holding <= layoffs.seats_read
+    assert layoffs.naturals_held < layoffs.naturals_in_sampled_worlds
 
 
 def test_the_leak_script_counts_feeding_discards_and_their_source() -> None:
@@ -316,6 +319,51 @@ def test_card_reading_worlds_deal_no_pair_of_a_passed_rank() -> None:
                             constrained += 1
             game.apply(basic.choose(obs, game.legal_actions()))
     assert constrained > 50
+
+
+def test_laid_off_ranks_read_the_melds_each_seat_last_played_to() -> None:
+    """A player "may add cards to any of his side's melds" (Bicycle), so a seat that ends its turn with a meld of a
+    rank on its side's table holds none of that rank's naturals: read for the seat before the one to play (its
+    side's melds now) and, at the start of a turn, for the partner (the side's melds now; the opponent who played
+    since cannot meld for it). Nothing for the seat to play, for the opponent who played before the partner (its
+    side may have melded since), for a side that has not opened, or in an answer."""
+    from canasta.players.card_reading import laid_off_ranks
+
+    obs: dict[str, Any] = {"players": 4, "seat": 0, "turn": 0, "phase": "draw",
+                           "melds": [[{"rank": "7", "cards": []}], [{"rank": "9", "cards": []},
+                                                                    {"rank": "K", "cards": []}]]}
+    seven, nine, king = parse_rank("7"), parse_rank("9"), parse_rank("K")
+    assert laid_off_ranks(obs) == [set(), set(), {seven}, {nine, king}]
+    assert laid_off_ranks({**obs, "phase": "play"}) == [set(), set(), set(), {nine, king}]
+    assert laid_off_ranks({**obs, "turn": 2, "phase": "answer"}) == [set()] * 4
+    assert laid_off_ranks({**obs, "players": 2, "melds": [[], obs["melds"][1]]}) == [set(), {nine, king}]
+    assert laid_off_ranks({**obs, "players": 3, "melds": [[], [], obs["melds"][1]]}) == [set(), set(), {nine, king}]
+    assert laid_off_ranks({**obs, "players": 3, "melds": [[], obs["melds"][1], []]}) == [set(), set(), set()]
+
+
+def test_layoff_reading_worlds_deal_no_natural_a_seat_would_have_laid_off() -> None:
+    """With read_layoffs the sampled worlds give no hidden hand a natural of a rank it would have laid off
+    (cards it is known to hold aside), and still match the observation card for card; without it they do."""
+    from canasta.players.card_reading import laid_off_ranks
+
+    rng = random.Random(5)
+    basic = get_player("basic")
+    read = {True: 0, False: 0}
+    for seed in range(3):
+        game = Game("classic", 4, seed)
+        while not game.is_over and game.hand_no == 1:
+            obs = game.observation(game.actor)
+            if game.phase in ("draw", "play"):
+                for flag in (True, False):
+                    world = determinize(obs, rng, read_passes=True, read_layoffs=flag)
+                    assert world.observation(game.actor) == obs
+                    for s, ranks in enumerate(laid_off_ranks(obs)):
+                        known = [parse_card(c) for c in obs["known_hands"][s]]
+                        for r in ranks:
+                            if r != THREE and not any(c >> 2 == r for c in known):
+                                read[flag] += sum(world.hands[s][4 * r:4 * r + 4])
+            game.apply(basic.choose(obs, game.legal_actions()))
+    assert read[True] == 0 and read[False] > 20
 
 
 @pytest.mark.parametrize("setting", ["pass_danger", "thrown_danger"])

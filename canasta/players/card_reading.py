@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from canasta.cards import JOKER, THREE, parse_card
+from canasta.cards import JOKER, THREE, parse_card, parse_rank
 from canasta.players.base import Observation
 
 
@@ -69,18 +69,26 @@ def respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: l
     """Card reading: a seat that passed on a rank (:func:`pile_passes`) gets at most one natural of it in
     a sampled hand; a dealt card that would make the pair is swapped for a random card of the rest of the
     pool (which becomes the stock) of a rank the seat did not pass on. Cards the seat is known to hold stay."""
+    respect_limits(dealt, known, {rank: 1 for rank in passed}, pool, rng)
+
+
+def respect_limits(dealt: list[int], known: list[int], most: dict[int, int], pool: list[int],
+                   rng: random.Random) -> None:
+    """A sampled hand (``known`` cards and ``dealt`` ones) holds at most ``most[r]`` naturals of each rank ``r``
+    read; a dealt card over its rank's limit is swapped for a random card of the rest of the pool (which becomes
+    the stock) of a rank not read. Cards the seat is known to hold stay, over the limit or not."""
     def rank_of(c: int) -> int:
         return -1 if c == JOKER or 8 <= c <= 15 else c >> 2  # wild cards and threes: no rank to read
 
-    for r in passed:
+    for r, limit in most.items():
         held = sum(1 for c in known if rank_of(c) == r)
         for i, c in enumerate(dealt):
             if rank_of(c) != r:
                 continue
             held += 1
-            if held < 2:
+            if held <= limit:
                 continue
-            spare = [j for j, d in enumerate(pool) if rank_of(d) not in passed]
+            spare = [j for j, d in enumerate(pool) if rank_of(d) not in most]
             if not spare:
                 return
             j = rng.choice(spare)
@@ -88,4 +96,29 @@ def respect_passes(dealt: list[int], known: list[int], passed: set[int], pool: l
             held -= 1
 
 
-__all__ = ["is_wild_code", "pile_passes", "pile_throws", "respect_passes"]
+def laid_off_ranks(obs: Observation) -> list[set[int]]:
+    """Card reading: per seat, the natural ranks it would have laid off on its side's melds, so holds none of:
+    a seat that ends a turn with a meld of a rank on its side's table has added its naturals of that rank
+    (with BasicPlayer at every seat, 3 of 1,292 such hands of the seat before the one to play still held one,
+    and 3 of 1,232 of its partner's; docs/benchmarks.md). Read only where the observation shows the melds the
+    seat last played to: the seat before the one to play (its side's melds now; the seat to play cannot meld
+    for it) and, at the start of the turn (nothing melded yet this turn), the seat to play's partners. Empty
+    for the seat to play, and wherever the side has not opened."""
+    n: int = obs["players"]
+    seat: int = obs["seat"]
+    side_of = [s % len(obs["melds"]) for s in range(n)]
+    ranks: list[set[int]] = [set() for _ in range(n)]
+    if obs["turn"] != seat:
+        return ranks  # an answer in the partner's turn: whose melds are settled is not read here
+    melded = [{parse_rank(m["rank"]) for m in side if m["rank"] != "wild"} for side in obs["melds"]]
+    before = (seat - 1) % n
+    if side_of[before] != side_of[seat]:
+        ranks[before] = set(melded[side_of[before]])
+    if obs["phase"] == "draw":
+        for s in range(n):
+            if s != seat and side_of[s] == side_of[seat]:
+                ranks[s] = set(melded[side_of[seat]])
+    return ranks
+
+
+__all__ = ["is_wild_code", "laid_off_ranks", "pile_passes", "pile_throws", "respect_limits", "respect_passes"]

@@ -89,7 +89,7 @@ from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
 from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
-from canasta.players.card_reading import respect_passes
+from canasta.players.card_reading import laid_off_ranks, respect_limits, respect_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -141,6 +141,8 @@ LEAF_AT = "any"
 TURN_SLACK = 30
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
+#: card reading in the sampled worlds of the Classic family: no natural of a rank the seat would have laid off
+READ_LAYOFFS = False  # an experiment (issue 23, stop 40): see docs/benchmarks.md before turning it on
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
 #: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
 #: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30"), and weights over the
@@ -158,9 +160,11 @@ GATES = ("paired", "split", "adjusted")
 GATE = "paired"
 
 
-def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
+def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
+                read_layoffs: bool = False) -> Game:
     """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
-    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``).
+    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``; with
+    ``read_layoffs``, no natural of a rank it would have laid off: ``card_reading.laid_off_ranks``).
 
     Raises CanastaError (or ValueError) if the observation cannot be completed.
     """
@@ -202,6 +206,7 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
     rng.shuffle(pool)
     hands: list[list[int]] = []
     passed = pile_passes(obs) if read_passes else None
+    laid_off = laid_off_ranks(obs) if read_layoffs else None
     for s in range(players):
         if s == seat:
             hands.append(hand)
@@ -211,7 +216,11 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
                 raise ValueError("too few unseen cards for the hidden hands")
             dealt = pool[:n]
             del pool[:n]
-            if passed is not None and passed[s]:
+            if laid_off is not None and laid_off[s]:
+                most = {rank: 1 for rank in passed[s]} if passed is not None else {}
+                most.update({rank: 0 for rank in laid_off[s]})
+                respect_limits(dealt, known[s], most, pool, rng)
+            elif passed is not None and passed[s]:
                 respect_passes(dealt, known[s], passed[s], pool, rng)
             hands.append(known[s] + dealt)
     pool += [c for c in laid_out for _ in range(unseen[c])]
@@ -394,7 +403,8 @@ class ExpertPlayer:
                  leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
                  safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS,
-                 american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT) -> None:
+                 american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT,
+                 read_layoffs: bool = READ_LAYOFFS) -> None:
         if leaf_at not in LEAF_POINTS:
             raise ValueError(f"leaf_at must be one of {', '.join(LEAF_POINTS)}, not {leaf_at!r}")
         self.leaf_at = leaf_at
@@ -428,6 +438,7 @@ class ExpertPlayer:
         self.leaf = leaf
         self.horizon = max(0, horizon)
         self.read_passes = read_passes
+        self.read_layoffs = read_layoffs
         #: the last decision that was searched (for audits and explanations; None before the first)
         self.last_search: SearchRecord | None = None
 
@@ -528,7 +539,7 @@ class ExpertPlayer:
             return partial(family, legal=legal)
         if getattr(cls, "MELD_IDS", False):
             return determinize_ids
-        return partial(determinize, read_passes=self.read_passes)
+        return partial(determinize, read_passes=self.read_passes, read_layoffs=self.read_layoffs)
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
