@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from canasta.cards import ACE, THREE
 from canasta.engine.game import Game
+from canasta.players.base import Observation
 from canasta.players.basic import BasicPlayer
 from canasta.players.card_reading import is_wild_code, laid_off_ranks, pile_passes
 from canasta.players.expert import determinize
@@ -32,31 +34,37 @@ from canasta.players.expert import determinize
 NATURAL_RANKS = list(range(THREE + 1, ACE + 1))  # four to ace: threes and wild cards are never read
 
 
-def measure(variant: str, players: int, hands: int, seed: str, opened_only: bool) -> tuple[int, int, int, int]:
-    """(passed ranks held as a pair, passed ranks, natural ranks held as a pair, natural ranks), summed over
-    every seat but the one to act, before every action of ``hands`` one-hand games."""
+def positions(variant: str, players: int, hands: int, seed: str) -> Iterator[tuple[Game, Observation]]:
+    """Each position of ``hands`` one-hand games between ``basic`` players, with the actor's observation (the
+    game moves on once the caller has looked)."""
     basic = BasicPlayer(0)
-    held_passed = passed_total = held_any = any_total = 0
     for hand in range(hands):
         game = Game(variant, players, f"{seed}/{hand}")
         while not game.is_over and game.hand_no == 1:
-            actor = game.actor
-            obs = game.observation(actor)
-            passes = pile_passes(obs)
-            for seat in range(players):
-                if seat == actor or (opened_only and not obs["opened"][game.side_of(seat)]):
-                    continue
-                counts: dict[int, int] = {}
-                for code in game.hand_cards(seat):
-                    if not is_wild_code(code):
-                        counts[code >> 2] = counts.get(code >> 2, 0) + 1
-                for rank in passes[seat]:
-                    passed_total += 1
-                    held_passed += counts.get(rank, 0) >= 2
-                for rank in NATURAL_RANKS:
-                    any_total += 1
-                    held_any += counts.get(rank, 0) >= 2
+            obs = game.observation(game.actor)
+            yield game, obs
             game.apply(basic.choose(obs, game.legal_actions()))
+
+
+def measure(variant: str, players: int, hands: int, seed: str, opened_only: bool) -> tuple[int, int, int, int]:
+    """(passed ranks held as a pair, passed ranks, natural ranks held as a pair, natural ranks), summed over
+    every seat but the one to act, before every action of ``hands`` one-hand games."""
+    held_passed = passed_total = held_any = any_total = 0
+    for game, obs in positions(variant, players, hands, seed):
+        passes = pile_passes(obs)
+        for seat in range(players):
+            if seat == game.actor or (opened_only and not obs["opened"][game.side_of(seat)]):
+                continue
+            counts: dict[int, int] = {}
+            for code in game.hand_cards(seat):
+                if not is_wild_code(code):
+                    counts[code >> 2] = counts.get(code >> 2, 0) + 1
+            for rank in passes[seat]:
+                passed_total += 1
+                held_passed += counts.get(rank, 0) >= 2
+            for rank in NATURAL_RANKS:
+                any_total += 1
+                held_any += counts.get(rank, 0) >= 2
     return held_passed, passed_total, held_any, any_total
 
 
@@ -72,27 +80,20 @@ class LayoffSignal:
 
 
 def measure_layoffs(variant: str, players: int, hands: int, seed: str) -> LayoffSignal:
-    basic = BasicPlayer(0)
     rng = random.Random(seed)
     seats_read = seats_holding = naturals_held = naturals_sampled = 0
-    for hand in range(hands):
-        game = Game(variant, players, f"{seed}/{hand}")
-        while not game.is_over and game.hand_no == 1:
-            actor = game.actor
-            obs = game.observation(actor)
-            if obs["phase"] == "draw":
-                read = laid_off_ranks(obs)
-                world = determinize(obs, rng, read_passes=True)
-                for seat, ranks in enumerate(read):
-                    if not ranks:
-                        continue
-                    held = sum(1 for code in game.hand_cards(seat) if not is_wild_code(code) and code >> 2 in ranks)
-                    seats_read += 1
-                    seats_holding += held > 0
-                    naturals_held += held
-                    naturals_sampled += sum(1 for code in world.hand_cards(seat)
-                                            if not is_wild_code(code) and code >> 2 in ranks)
-            game.apply(basic.choose(obs, game.legal_actions()))
+    for game, obs in positions(variant, players, hands, seed):
+        if obs["phase"] != "draw":
+            continue
+        world = determinize(obs, rng, read_passes=True)
+        for seat, ranks in enumerate(laid_off_ranks(obs)):
+            if not ranks:
+                continue
+            held = sum(1 for code in game.hand_cards(seat) if not is_wild_code(code) and code >> 2 in ranks)
+            seats_read += 1
+            seats_holding += held > 0
+            naturals_held += held
+            naturals_sampled += sum(1 for code in world.hand_cards(seat) if not is_wild_code(code) and code >> 2 in ranks)
     return LayoffSignal(seats_read, seats_holding, naturals_held, naturals_sampled)
 
 

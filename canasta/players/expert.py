@@ -54,7 +54,9 @@ on top of the pile is dealt no natural pair of its rank (:func:`canasta.players.
 and the base style weighs the risk of feeding the next player a rank it passed on at a
 quarter (``pass_danger``). Modern American's base style prices a discard by the chance that the next
 player holds a natural pair of its rank times the pile's size (``american.danger``); its worlds do not
-read the pile (a trial that did lost: docs/benchmarks.md, "Issue 23, stop 35").
+read the pile (a trial that did lost: docs/benchmarks.md, "Issue 23, stop 35"). ``read_layoffs`` (off: level or
+worse at the table, docs/benchmarks.md, "Issue 23, stop 40") also deals no natural of a rank to a seat that
+would have laid it off on its side's meld (:func:`canasta.players.card_reading.laid_off_ranks`).
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
