@@ -16,6 +16,7 @@ on equal observations (the hidden-information test relies on that).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
@@ -405,6 +406,20 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
         if hidden >= 1 and opp_open and not view.frozen:
             cost += hand_weight * 0.5 * hidden * min(pile, 20)  # one natural and a wild card
     return cost
+
+
+def discard_costs(obs: Observation, hands: Sequence[Sequence[int]], style: BasicStyle = DEFAULT_STYLE
+                  ) -> list[list[float]]:
+    """The discard cost ``style`` gives each card of each hand, were ``obs``'s seat to hold it (``obs``'s own
+    hand is ignored): the model of a seat's discards that :mod:`canasta.players.inference` reads worlds by."""
+    view = _View(obs)
+    out: list[list[float]] = []
+    for hand in hands:
+        view.hand = counts_of(hand)
+        view.size = len(hand)
+        cost = {c: _discard_cost(view, c, style) for c in set(hand)}
+        out.append([cost[c] for c in hand])
+    return out
 
 
 def candidate_discards(obs: Observation, legal: list[Action], count: int, style: BasicStyle = DEFAULT_STYLE,

@@ -78,6 +78,7 @@ from functools import partial
 from statistics import NormalDist
 from typing import Any, cast
 
+import canasta.players.inference as inference
 import canasta.players.value as position_value
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
 from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
@@ -145,6 +146,13 @@ TURN_SLACK = 30
 READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
 #: card reading in the sampled worlds of the Classic family: no natural of a rank the seat would have laid off
 READ_LAYOFFS = False  # an experiment (issue 23, stop 40): see docs/benchmarks.md before turning it on
+#: inference in the sampled worlds of the Classic family: each world is picked among ``DISCARD_TRIES`` dealt ones
+#: with odds of how likely its hands make the other sides' last discards (canasta.players.inference)
+READ_DISCARDS = False  # an experiment (issue 23, stop 41): see docs/benchmarks.md before turning it on
+DISCARD_TRIES = 4
+#: where rollouts end in the value, sample as many worlds as ``max_rollouts`` allows for the decision's
+#: candidates (72 for two) instead of ``value_worlds``: more worlds where there are few moves to compare
+FILL_WORLDS = False  # an experiment (issue 23, stop 41)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
 #: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
 #: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30"), and weights over the
@@ -252,6 +260,21 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
         "known": [[parse_card(c) for c in k] if s == seat else known[s] for s, k in enumerate(obs["known_hands"])],
     }
     return Game.from_dict(d)
+
+
+def deal_reading_discards(obs: Observation, rng: random.Random, deal: Callable[[Observation, random.Random], Game],
+                          reads: list[inference.DiscardRead], style: BasicStyle, tries: int,
+                          temperature: float) -> Game:
+    """One of ``tries`` worlds dealt by ``deal``, picked with odds of how likely its hands make the other sides'
+    last discards (``reads``) under the discard model of ``style`` (:mod:`canasta.players.inference`)."""
+    worlds = [deal(obs, rng) for _ in range(tries)]
+    logs = [0.0] * tries
+    for read in reads:
+        for k, x in enumerate(inference.discard_log_likelihood(
+                read, [w.hand_cards(read.seat) for w in worlds], style, temperature)):
+            logs[k] += x
+    top = max(logs)
+    return rng.choices(worlds, weights=[math.exp(x - top) for x in logs])[0]
 
 
 def determinize_ids(obs: Observation, rng: random.Random) -> Game:
@@ -406,7 +429,9 @@ class ExpertPlayer:
                  value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
                  safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS,
                  american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT,
-                 read_layoffs: bool = READ_LAYOFFS) -> None:
+                 read_layoffs: bool = READ_LAYOFFS, read_discards: bool = READ_DISCARDS,
+                 discard_tries: int = DISCARD_TRIES, discard_temperature: float = inference.TEMPERATURE,
+                 fill_worlds: bool = FILL_WORLDS) -> None:
         if leaf_at not in LEAF_POINTS:
             raise ValueError(f"leaf_at must be one of {', '.join(LEAF_POINTS)}, not {leaf_at!r}")
         self.leaf_at = leaf_at
@@ -441,6 +466,12 @@ class ExpertPlayer:
         self.horizon = max(0, horizon)
         self.read_passes = read_passes
         self.read_layoffs = read_layoffs
+        self.read_discards = read_discards
+        self.discard_tries = max(1, discard_tries)
+        if discard_temperature <= 0:
+            raise ValueError("discard_temperature must be positive")
+        self.discard_temperature = discard_temperature
+        self.fill_worlds = fill_worlds
         #: the last decision that was searched (for audits and explanations; None before the first)
         self.last_search: SearchRecord | None = None
 
@@ -541,7 +572,15 @@ class ExpertPlayer:
             return partial(family, legal=legal)
         if getattr(cls, "MELD_IDS", False):
             return determinize_ids
-        return partial(determinize, read_passes=self.read_passes, read_layoffs=self.read_layoffs)
+        deal = partial(determinize, read_passes=self.read_passes, read_layoffs=self.read_layoffs)
+        if not self.read_discards or self.discard_tries < 2:
+            return deal
+        reads = inference.discard_reads(obs)
+        if not reads:
+            return deal
+        style = self.base_policy(obs["variant"]).style
+        return partial(deal_reading_discards, deal=deal, reads=reads, style=style, tries=self.discard_tries,
+                       temperature=self.discard_temperature)
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
@@ -549,6 +588,8 @@ class ExpertPlayer:
         if self.worlds is not None:
             return self.worlds
         valued = self.leaf == "value" and self.leaf_value.supports_table(obs["variant"], obs["players"])
+        if valued and self.fill_worlds:
+            return max(self.value_worlds, self.max_rollouts)  # max_rollouts // candidates caps it
         return self.value_worlds if valued else self.rollout_worlds
 
     def bar(self, candidates: int) -> float:

@@ -84,7 +84,8 @@ def expert_v1(seed: int | str | None = 0) -> Player:
     return ExpertPlayer(seed, worlds=None, max_rollouts=144, max_rollout=200, seconds=None, margin_se=1.0,
                         style=EXPERT_V1_STYLE, discards=4, objective="margin", search="all", leaf="value",
                         horizon=40, read_passes=True, value="linear-v1", value_worlds=24, rollout_worlds=12,
-                        max_steps=UNBOUNDED_STEPS, leaf_at="any", read_layoffs=False)
+                        max_steps=UNBOUNDED_STEPS, leaf_at="any", read_layoffs=False, read_discards=False,
+                        fill_worlds=False)
 
 
 
