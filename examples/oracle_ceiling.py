@@ -13,6 +13,10 @@ target has to come from the search or its policy.
   the stock (cards every seat saw go into a hand with a taken pile stay there), so the two split perfect reading
   between partner and opponents.
 - ``--mode deal`` (``DealOracle``): the true game, stock order included: clairvoyance no reading could give.
+- ``--mode opponents-draw`` and ``--mode opponents-play`` (``OpponentsAtDrawOracle``, ``OpponentsInPlayOracle``):
+  the opponents' hands as they truly are only at the decisions of the draw phase (take the pile or draw), or
+  only at those of the rest of the turn (melds, lay-offs, the discard); the other decisions are the shipped
+  expert's own, on sampled worlds. They split the opponents' oracle's gain between the two.
 
 The games are an arena run's (``canasta.arena.run_arena``, duplicate deals): with the same ``--seed`` they are
 the deals of ``canasta arena --seed S``, so ``examples/arena_paired.py`` compares an oracle deal by deal with
@@ -40,7 +44,9 @@ from canasta.players.expert import ExpertPlayer
 TRUTH = "oracle_truth"
 #: the player each mode plays, as the arena names it (an outside class: ``module:Class``)
 MODES = {"hands": "oracle_ceiling:HandsOracle", "partner": "oracle_ceiling:PartnerOracle",
-         "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle"}
+         "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle",
+         "opponents-draw": "oracle_ceiling:OpponentsAtDrawOracle",
+         "opponents-play": "oracle_ceiling:OpponentsInPlayOracle"}
 
 
 def show_truth(game: Game, seat: int) -> dict[str, Any]:
@@ -87,6 +93,8 @@ class HandsOracle(ExpertPlayer):
     """The shipped expert, its worlds dealt from the true game: every hand as it is, the stock shuffled."""
 
     shuffle_stock = True
+    #: the phases whose decisions search the truth (None: every one); the others search sampled worlds
+    phases: frozenset[str] | None = None
 
     def reveals(self, seat: int, other: int) -> bool:
         """Whether ``seat``'s worlds hold ``other``'s hand as it truly is."""
@@ -109,6 +117,8 @@ class HandsOracle(ExpertPlayer):
                                                                                  Game]:
         truth = self.truth
         assert truth is not None, "choose() sets the truth before the search deals"
+        if self.phases is not None and obs["phase"] not in self.phases:
+            return super().world_dealer(obs, legal)
 
         seat: int = obs["seat"]
 
@@ -133,6 +143,18 @@ class OpponentsOracle(HandsOracle):
     def reveals(self, seat: int, other: int) -> bool:
         assert self.truth is not None
         return self.truth.side_of(other) != self.truth.side_of(seat)
+
+
+class OpponentsAtDrawOracle(OpponentsOracle):
+    """The opponents' oracle at the draw phase's decisions only (take the pile or draw)."""
+
+    phases = frozenset({"draw"})
+
+
+class OpponentsInPlayOracle(OpponentsOracle):
+    """The opponents' oracle at the decisions after the draw only (melds, lay-offs, the discard)."""
+
+    phases = frozenset({"play"})
 
 
 class DealOracle(HandsOracle):

@@ -81,6 +81,29 @@ def test_a_partial_oracle_redeals_only_the_hands_it_does_not_know(mode: str) -> 
     assert worlds_redealt >= 8
 
 
+@pytest.mark.parametrize("mode", ["opponents-draw", "opponents-play"])
+def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None:
+    """In its own phase the oracle's worlds hold the opponents' true hands; in the other, sampled ones."""
+    cls = oracle.OpponentsAtDrawOracle if mode == "opponents-draw" else oracle.OpponentsInPlayOracle
+    assert oracle.MODES[mode] == f"oracle_ceiling:{cls.__name__}"
+    seen = {True: 0, False: 0}
+    for k in range(16):
+        game = a_game_in_play(f"phase/{k}", actions=30 + 5 * k)
+        if game.is_over or game.phase not in ("draw", "play"):
+            continue
+        seat = game.actor
+        player = cls("t")
+        player.truth = game
+        obs = game.observation(seat)
+        world = player.world_dealer(obs, game.legal_actions())(obs, random.Random(k))
+        opponents = [s for s in range(4) if game.side_of(s) != game.side_of(seat)]
+        true_hands = [world.hand_cards(s) == game.hand_cards(s) for s in opponents]
+        own_phase = game.phase == ("draw" if mode == "opponents-draw" else "play")
+        assert all(true_hands) if own_phase else not all(true_hands)
+        seen[own_phase] += 1
+    assert seen[True] and seen[False]
+
+
 def test_the_sampled_worlds_of_the_shipped_expert_differ_from_the_truth() -> None:
     """The control for the two tests above: the expert's own worlds are sampled, not the true hands."""
     game = a_game_in_play()
