@@ -17,6 +17,8 @@ target has to come from the search or its policy.
   the opponents' hands as they truly are only at the decisions of the draw phase (take the pile or draw), or
   only at those of the rest of the turn (melds, lay-offs, the discard); the other decisions are the shipped
   expert's own, on sampled worlds. They split the opponents' oracle's gain between the two.
+- ``--mode opponents-discard`` (``OpponentsAtDiscardOracle``): the opponents' hands only where the base policy
+  would discard (the turn's last decision, the search weighing its discard against the other candidates).
 
 The games are an arena run's (``canasta.arena.run_arena``, duplicate deals): with the same ``--seed`` they are
 the deals of ``canasta arena --seed S``, so ``examples/arena_paired.py`` compares an oracle deal by deal with
@@ -36,7 +38,7 @@ from typing import Any
 
 from canasta.arena import load_results, render, run_arena, write_json
 from canasta.cards import is_red_three
-from canasta.engine.actions import Action
+from canasta.engine.actions import DISCARD, Action
 from canasta.engine.game import Game
 from canasta.players.expert import ExpertPlayer
 
@@ -46,7 +48,8 @@ TRUTH = "oracle_truth"
 MODES = {"hands": "oracle_ceiling:HandsOracle", "partner": "oracle_ceiling:PartnerOracle",
          "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle",
          "opponents-draw": "oracle_ceiling:OpponentsAtDrawOracle",
-         "opponents-play": "oracle_ceiling:OpponentsInPlayOracle"}
+         "opponents-play": "oracle_ceiling:OpponentsInPlayOracle",
+         "opponents-discard": "oracle_ceiling:OpponentsAtDiscardOracle"}
 
 
 def show_truth(game: Game, seat: int) -> dict[str, Any]:
@@ -95,6 +98,8 @@ class HandsOracle(ExpertPlayer):
     shuffle_stock = True
     #: the phases whose decisions search the truth (None: every one); the others search sampled worlds
     phases: frozenset[str] | None = None
+    #: search the truth only where the base policy would discard
+    at_discards = False
 
     def reveals(self, seat: int, other: int) -> bool:
         """Whether ``seat``'s worlds hold ``other``'s hand as it truly is."""
@@ -118,6 +123,8 @@ class HandsOracle(ExpertPlayer):
         truth = self.truth
         assert truth is not None, "choose() sets the truth before the search deals"
         if self.phases is not None and obs["phase"] not in self.phases:
+            return super().world_dealer(obs, legal)
+        if self.at_discards and self.base_policy(obs["variant"]).choose(obs, legal).kind != DISCARD:
             return super().world_dealer(obs, legal)
 
         seat: int = obs["seat"]
@@ -155,6 +162,12 @@ class OpponentsInPlayOracle(OpponentsOracle):
     """The opponents' oracle at the decisions after the draw only (melds, lay-offs, the discard)."""
 
     phases = frozenset({"play"})
+
+
+class OpponentsAtDiscardOracle(OpponentsOracle):
+    """The opponents' oracle only where the base policy would discard."""
+
+    at_discards = True
 
 
 class DealOracle(HandsOracle):

@@ -104,6 +104,29 @@ def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None
     assert seen[True] and seen[False]
 
 
+def test_a_discard_oracle_knows_the_opponents_only_where_the_base_policy_would_discard() -> None:
+    from canasta.engine.actions import DISCARD
+
+    assert oracle.MODES["opponents-discard"] == "oracle_ceiling:OpponentsAtDiscardOracle"
+    seen = {True: 0, False: 0}
+    for k in range(40):
+        game = a_game_in_play(f"discard/{k}", actions=30 + 3 * k)
+        if game.is_over or game.phase not in ("draw", "play"):
+            continue
+        seat = game.actor
+        player = oracle.OpponentsAtDiscardOracle("t")
+        player.truth = game
+        obs = game.observation(seat)
+        legal = game.legal_actions()
+        world = player.world_dealer(obs, legal)(obs, random.Random(k))
+        opponents = [s for s in range(4) if game.side_of(s) != game.side_of(seat)]
+        true_hands = all(world.hand_cards(s) == game.hand_cards(s) for s in opponents)
+        discards = player.base_policy("classic").choose(obs, legal).kind == DISCARD
+        assert true_hands == discards
+        seen[discards] += 1
+    assert seen[True] and seen[False]
+
+
 def test_the_sampled_worlds_of_the_shipped_expert_differ_from_the_truth() -> None:
     """The control for the two tests above: the expert's own worlds are sampled, not the true hands."""
     game = a_game_in_play()

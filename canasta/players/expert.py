@@ -56,7 +56,11 @@ quarter (``pass_danger``). Modern American's base style prices a discard by the 
 player holds a natural pair of its rank times the pile's size (``american.danger``); its worlds do not
 read the pile (a trial that did lost: docs/benchmarks.md, "Issue 23, stop 35"). ``read_layoffs`` (off: level or
 worse at the table, docs/benchmarks.md, "Issue 23, stop 40") also deals no natural of a rank to a seat that
-would have laid it off on its side's meld (:func:`canasta.players.card_reading.laid_off_ranks`).
+would have laid it off on its side's meld (:func:`canasta.players.card_reading.laid_off_ranks`), and
+``read_discards`` (off: level or worse, "Issue 23, stop 41") picks each world among ``discard_tries`` dealt ones
+with odds of how likely its hands make the other sides' last discards (:mod:`canasta.players.inference`).
+``fill_worlds`` (off, level in the same stop) samples as many worlds as ``max_rollouts`` allows where rollouts
+end in the value.
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
