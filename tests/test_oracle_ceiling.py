@@ -81,6 +81,21 @@ def test_a_partial_oracle_redeals_only_the_hands_it_does_not_know(mode: str) -> 
     assert worlds_redealt >= 8
 
 
+def opponents_seen(cls: type, seed: str, actions: int) -> tuple[Game, bool] | None:
+    """A game ``actions`` random actions in (None if it is not at a draw or a play) and whether the worlds of an
+    oracle of class ``cls`` for the seat to act hold the opponents' true hands."""
+    game = a_game_in_play(seed, actions)
+    if game.is_over or game.phase not in ("draw", "play"):
+        return None
+    seat = game.actor
+    player = cls("t")
+    player.truth = game
+    obs = game.observation(seat)
+    world = player.world_dealer(obs, game.legal_actions())(obs, random.Random(seed))
+    opponents = [s for s in range(4) if game.side_of(s) != game.side_of(seat)]
+    return game, all(world.hand_cards(s) == game.hand_cards(s) for s in opponents)
+
+
 @pytest.mark.parametrize("mode", ["opponents-draw", "opponents-play"])
 def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None:
     """In its own phase the oracle's worlds hold the opponents' true hands; in the other, sampled ones."""
@@ -88,19 +103,11 @@ def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None
     assert oracle.MODES[mode] == f"oracle_ceiling:{cls.__name__}"
     seen = {True: 0, False: 0}
     for k in range(16):
-        game = a_game_in_play(f"phase/{k}", actions=30 + 5 * k)
-        if game.is_over or game.phase not in ("draw", "play"):
-            continue
-        seat = game.actor
-        player = cls("t")
-        player.truth = game
-        obs = game.observation(seat)
-        world = player.world_dealer(obs, game.legal_actions())(obs, random.Random(k))
-        opponents = [s for s in range(4) if game.side_of(s) != game.side_of(seat)]
-        true_hands = [world.hand_cards(s) == game.hand_cards(s) for s in opponents]
-        own_phase = game.phase == ("draw" if mode == "opponents-draw" else "play")
-        assert all(true_hands) if own_phase else not all(true_hands)
-        seen[own_phase] += 1
+        got = opponents_seen(cls, f"phase/{k}", 30 + 5 * k)
+        if got is not None:
+            own_phase = got[0].phase == ("draw" if mode == "opponents-draw" else "play")
+            assert got[1] == own_phase
+            seen[own_phase] += 1
     assert seen[True] and seen[False]
 
 
@@ -108,22 +115,15 @@ def test_a_discard_oracle_knows_the_opponents_only_where_the_base_policy_would_d
     from canasta.engine.actions import DISCARD
 
     assert oracle.MODES["opponents-discard"] == "oracle_ceiling:OpponentsAtDiscardOracle"
+    base = oracle.ExpertPlayer("t").base_policy("classic")
     seen = {True: 0, False: 0}
     for k in range(40):
-        game = a_game_in_play(f"discard/{k}", actions=30 + 3 * k)
-        if game.is_over or game.phase not in ("draw", "play"):
-            continue
-        seat = game.actor
-        player = oracle.OpponentsAtDiscardOracle("t")
-        player.truth = game
-        obs = game.observation(seat)
-        legal = game.legal_actions()
-        world = player.world_dealer(obs, legal)(obs, random.Random(k))
-        opponents = [s for s in range(4) if game.side_of(s) != game.side_of(seat)]
-        true_hands = all(world.hand_cards(s) == game.hand_cards(s) for s in opponents)
-        discards = player.base_policy("classic").choose(obs, legal).kind == DISCARD
-        assert true_hands == discards
-        seen[discards] += 1
+        got = opponents_seen(oracle.OpponentsAtDiscardOracle, f"discard/{k}", 30 + 3 * k)
+        if got is not None:
+            game = got[0]
+            discards = base.choose(game.observation(game.actor), game.legal_actions()).kind == DISCARD
+            assert got[1] == discards
+            seen[discards] += 1
     assert seen[True] and seen[False]
 
 
