@@ -69,16 +69,17 @@ def discard_reads(obs: Observation) -> list[DiscardRead]:
         frozen = bool(obs["frozen"]) and not (
             any(is_wild_code(parse_card(c)) for c in later) and not any(is_wild_code(parse_card(c)) for c in before))
         then = dict(obs)
-        then.update(seat=seat, side=seat % sides, partner=(seat + sides) % n if sides < n else None, turn=seat, phase="play", hand=[], pile=before, frozen=frozen,
-                    pending_value=0, pile_top=before[-1] if before else None, pile_size=len(before))
+        then.update(seat=seat, side=seat % sides, partner=(seat + sides) % n if sides < n else None, turn=seat,
+                    phase="play", hand=[], pile=before, frozen=frozen, pending_value=0,
+                    pile_top=before[-1] if before else None, pile_size=len(before))
         reads.append(DiscardRead(seat, parse_card(pile[position]), then))
     return reads
 
 
 def discard_log_likelihood(read: DiscardRead, hands: Sequence[Sequence[int]], style: BasicStyle,
                            temperature: float = TEMPERATURE) -> list[float]:
-    """For each hand the seat may hold now, the log-probability that it threw ``read.thrown`` from that hand and
-    the thrown card."""
+    """For each hand the seat may hold now, the log-probability that it threw ``read.thrown`` from that hand with
+    the thrown card added (the hand it held when it chose)."""
     before = [[*hand, read.thrown] for hand in hands]
     out: list[float] = []
     for hand, costs in zip(before, discard_costs(read.then, before, style), strict=True):
