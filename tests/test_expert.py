@@ -5,6 +5,7 @@ Strength is measured by `canasta arena` (docs/benchmarks.md), not asserted here.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -147,7 +148,7 @@ def test_expert_hint_has_a_reason() -> None:
 
 def test_objective_win_scores_a_rollout_by_its_sign() -> None:
     """objective=win values a rollout by whether the hand is won (+1), drawn (0) or lost (-1); margin by the
-    points; the arena names it expert:objective=win."""
+    points; soft by tanh(margin / objective_scale); the arena names it expert:objective=win."""
     from canasta.arena import make_player
 
     with pytest.raises(ValueError):
@@ -163,6 +164,12 @@ def test_objective_win_scores_a_rollout_by_its_sign() -> None:
     margin, same_steps = ExpertPlayer(worlds=2)._rollout(world, action, game.side_of(game.actor))
     assert by_sign in (-1.0, 0.0, 1.0) and margin is not None
     assert by_sign == (margin > 0) - (margin < 0) and steps == same_steps > 0
+    soft = make_player("expert:objective=soft:objective_scale=150:worlds=2", 0)
+    assert isinstance(soft, ExpertPlayer)
+    flattened, _ = soft._rollout(world, action, game.side_of(game.actor))
+    assert flattened == pytest.approx(math.tanh(margin / 150))
+    with pytest.raises(ValueError):
+        ExpertPlayer(objective="soft", objective_scale=0)
 
 
 def test_max_steps_bounds_a_decision_s_rollout_actions() -> None:
@@ -676,3 +683,39 @@ def test_the_value_bias_script_splits_residuals_by_where_in_a_turn() -> None:
     assert all(b.standard_error >= 0 for b in biases)
     with pytest.raises(ValueError, match="no weights"):
         example.measure("mille", 2, 1, "bias-test")
+
+
+def test_the_opponent_model_plays_the_other_sides_seats_in_the_rollouts() -> None:
+    """opponents=defaults: the rollouts play the other sides' seats with BasicPlayer on the texts' defaults and
+    the searching side's with the base policy; opponents=base (the default) plays the base policy at every seat;
+    the arena names it expert:opponents=defaults."""
+    from canasta.arena import make_player
+    from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE
+
+    with pytest.raises(ValueError):
+        ExpertPlayer(opponents="everyone")
+    player = make_player("expert:opponents=defaults", 0)
+    assert isinstance(player, ExpertPlayer) and player.opponents == "defaults"
+    assert player.opponent_policy("classic").style == DEFAULT_STYLE
+    assert ExpertPlayer().opponent_policy("classic").style == EXPERT_STYLE
+
+    class Recording(BasicPlayer):
+        """A policy that records the sides of the seats it was asked to play."""
+
+        def __init__(self, style: Any) -> None:
+            super().__init__(style=style)
+            self.sides: set[int] = set()
+
+        def choose(self, obs: Any, legal: Any) -> Any:
+            self.sides.add(obs["side"])
+            return super().choose(obs, legal)
+
+    game = Game("classic", 4, 7)
+    world = determinize(game.observation(game.actor), random.Random(3))
+    side = game.side_of(game.actor)
+    expert = ExpertPlayer(opponents="defaults", horizon=30)
+    own, others = Recording(EXPERT_STYLE), Recording(DEFAULT_STYLE)
+    expert._bases["classic"] = own
+    expert._opponent_policy = others
+    expert._rollout(world, game.legal_actions()[0], side)
+    assert own.sides == {side} and others.sides == {1 - side}

@@ -60,7 +60,9 @@ would have laid it off on its side's meld (:func:`canasta.players.card_reading.l
 ``read_discards`` (off: level or worse, "Issue 23, stop 41") picks each world among ``discard_tries`` dealt ones
 with odds of how likely its hands make the other sides' last discards (:mod:`canasta.players.inference`).
 ``fill_worlds`` (off, level in the same stop) samples as many worlds as ``max_rollouts`` allows where rollouts
-end in the value.
+end in the value. ``opponents="defaults"`` (off: level, "Issue 23, stop 42") plays the other sides' seats in the
+rollouts with BasicPlayer on the texts' defaults instead of the base policy, and ``objective="soft"`` (off, level in
+the same stop) scores a rollout by tanh(margin / ``objective_scale``).
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
@@ -93,9 +95,9 @@ from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
 from canasta.players.american_basic import american_candidate_discards
 from canasta.players.base import Observation
+from canasta.players.basic import DEFAULT_STYLE, BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
-from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.card_reading import laid_off_ranks, respect_limits, respect_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
@@ -124,9 +126,11 @@ CANDIDATE_DISCARDS = 4
 #: Discards searched in Modern American: the base policy's cheapest few, or every one (0, the default: a cut
 #: to four lost 3.0 points, half-width 7.9, over 118 deals; docs/benchmarks.md, "Issue 23, stop 37")
 AMERICAN_DISCARDS = 0
-#: what a rollout is worth: the hand's score margin, or only its sign ("win": +1, 0, -1)
-OBJECTIVES = ("margin", "win")
+#: what a rollout is worth: the hand's score margin, only its sign ("win": +1, 0, -1), or between the two
+#: ("soft": tanh(margin / ``objective_scale``), near the margin's slope close to a tie, near its sign far from one)
+OBJECTIVES = ("margin", "win", "soft")
 OBJECTIVE = "margin"
+OBJECTIVE_SCALE = 300.0
 #: which decisions are searched: all but the obvious ones ("all"), every one with a choice, natural cards
 #: onto the table once opened included ("every"), or only the start of a turn (take the pile or draw) and
 #: the side's initial meld ("key")
@@ -157,6 +161,11 @@ DISCARD_TRIES = 4
 #: where rollouts end in the value, sample as many worlds as ``max_rollouts`` allows for the decision's
 #: candidates (72 for two) instead of ``value_worlds``: more worlds where there are few moves to compare
 FILL_WORLDS = False  # an experiment (issue 23, stop 41)
+#: how the search models the other sides' seats in its rollouts (and, with ``read_discards``, their discards):
+#: playing its own base policy ("base"), or BasicPlayer on the texts' defaults ("defaults": an opponent model,
+#: right where the opponents are rules players that follow the texts)
+OPPONENT_MODELS = ("base", "defaults")
+OPPONENTS = "base"
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
 #: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
 #: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30"), and weights over the
@@ -435,7 +444,14 @@ class ExpertPlayer:
                  american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT,
                  read_layoffs: bool = READ_LAYOFFS, read_discards: bool = READ_DISCARDS,
                  discard_tries: int = DISCARD_TRIES, discard_temperature: float = inference.TEMPERATURE,
-                 fill_worlds: bool = FILL_WORLDS) -> None:
+                 fill_worlds: bool = FILL_WORLDS, opponents: str = OPPONENTS,
+                 objective_scale: float = OBJECTIVE_SCALE) -> None:
+        if objective_scale <= 0:
+            raise ValueError("objective_scale must be positive")
+        self.objective_scale = objective_scale
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, not {opponents!r}")
+        self.opponents = opponents
         if leaf_at not in LEAF_POINTS:
             raise ValueError(f"leaf_at must be one of {', '.join(LEAF_POINTS)}, not {leaf_at!r}")
         self.leaf_at = leaf_at
@@ -458,6 +474,7 @@ class ExpertPlayer:
         #: the base policy's style: as given, or by default the variant's (VARIANT_STYLES, else EXPERT_STYLE)
         self.style = style
         self._bases: dict[str, BasicPlayer] = {}
+        self._opponent_policy = BasicPlayer(style=DEFAULT_STYLE) if opponents == "defaults" else None
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         self.objective = objective
@@ -529,12 +546,14 @@ class ExpertPlayer:
             if not self._significant(diffs, self.bar(len(tried))):
                 best = basic_choice
         self.last_search = SearchRecord(basic_choice, proposed, best, values)
+        places = 0 if self.objective == "margin" else 2  # "win" and "soft" values lie in [-1, 1]
         if best == basic_choice:
-            score = f"{means[best]:+.0f}" if best in means else "n/a"
+            score = f"{means[best]:+.{places}f}" if best in means else "n/a"
             return best, f"{basic_reason} (search: {score} over {sampled} sampled deals)"
         from canasta.notation import format_action
-        beside = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
-        return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
+        beside = f", {format_action(basic_choice)} {means[basic_choice]:+.{places}f}" if basic_choice in means else ""
+        what = "hand margin" if self.objective == "margin" else f"{self.objective} value"
+        return best, (f"best expected {what} {means[best]:+.{places}f} over {sampled} sampled deals"
                       f" (of {len(tried)} moves{beside})")
 
     def sample_values(self, obs: Observation, legal: list[Action], candidates: list[Action], worlds: int,
@@ -582,7 +601,7 @@ class ExpertPlayer:
         reads = inference.discard_reads(obs)
         if not reads:
             return deal
-        style = self.base_policy(obs["variant"]).style
+        style = self.opponent_policy(obs["variant"]).style
         return partial(deal_reading_discards, deal=deal, reads=reads, style=style, tries=self.discard_tries,
                        temperature=self.discard_temperature)
 
@@ -625,6 +644,10 @@ class ExpertPlayer:
             got = self._bases[variant] = BasicPlayer(style=style)
         return got
 
+    def opponent_policy(self, variant: str) -> BasicPlayer:
+        """How the search models the other sides' seats: the base policy, or the texts' defaults."""
+        return self._opponent_policy if self._opponent_policy is not None else self.base_policy(variant)
+
     def _rollout(self, world: Game, action: Action, side: int,
                  basic: BasicPlayer | None = None) -> tuple[float | None, int]:
         """The value of ``action`` in ``world`` for ``side`` (None if the world refuses it) and the actions played."""
@@ -642,6 +665,7 @@ class ExpertPlayer:
         cut = min(self.horizon, self.max_rollout) if valued else self.max_rollout
         at_turn = valued and self.leaf_at == "turn"
         limit = cut + TURN_SLACK if at_turn else cut
+        others = self.opponent_policy(str(g.variant.name))
         while not g.is_over and g.hand_no == hand_no and steps < limit:
             if at_turn and steps >= cut and g.phase == "draw":
                 break  # a start of a turn, where the value was fitted
@@ -649,7 +673,8 @@ class ExpertPlayer:
             legal = g.legal_actions()
             if not legal:  # an approximate reconstruction reached a dead end: score it as it stands
                 break
-            g.push(basic.choose(g.observation(actor), legal))
+            policy = basic if g.side_of(actor) == side else others
+            g.push(policy.choose(g.observation(actor), legal))
             steps += 1
         if valued and not g.is_over and g.hand_no == hand_no:
             # the value is the side's margin over the opponents' mean; hand_margins' is over all sides' mean
@@ -659,4 +684,6 @@ class ExpertPlayer:
             margin = hand_margins(g, before)[side]
         if self.objective == "win":  # the hand won, drawn or lost, not by how much
             return float((margin > 0) - (margin < 0)), steps
+        if self.objective == "soft":  # a margin's worth flattens as the hand is won or lost beyond doubt
+            return math.tanh(margin / self.objective_scale), steps
         return margin, steps
