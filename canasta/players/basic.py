@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from math import comb
 from typing import cast
 
 from canasta.cards import JOKER, NATURAL_RANKS, THREE, counts_of, parse_card, parse_rank
@@ -100,6 +101,10 @@ class BasicStyle:
     #: the same for a rank the next player has thrown onto the pile (pile_throws; 1: not read); a rank both
     #: passed on and thrown takes the smaller weight
     thrown_danger: float = 1.0
+    #: points per pile card (up to 20) of the risk that a seat takes the pile, weighed by the chance that it holds
+    #: what takes it (a natural pair; one natural with a wild card on an opened side's unfrozen pile), counted
+    #: from the unseen cards (0: the older weight of 0.5 per unseen copy and pile card, not a probability)
+    pair_danger: float = 0.0
     #: the judgement calls of Modern American's rules of thumb (canasta.players.american_basic)
     american: AmericanStyle = AMERICAN_DEFAULT_STYLE
     #: the judgement calls of Hand and Foot's and Triple Play's rules of thumb (canasta.players.feet_basic)
@@ -228,6 +233,11 @@ class _View:
         """Copies of natural rank ``r`` seen: own hand, every meld, the discard pile."""
         n = self.rank_count(r) + sum(1 for c in self.pile if not _is_wild(c) and c >> 2 == r)
         return n + sum(d[r].naturals for d in self.melds if r in d)
+
+    def wilds_seen(self) -> int:
+        """Wild cards seen: own hand, the discard pile, every meld."""
+        n = self.hand[JOKER] + self.rank_count(2) + sum(1 for c in self.pile if _is_wild(c))
+        return n + sum(m.naturals if rank == WILD_RANK else m.wilds for d in self.melds for rank, m in d.items())
 
     def hand_points(self) -> int:
         return sum(self.values[c] * k for c, k in enumerate(self.hand) if k)
@@ -401,11 +411,43 @@ def _discard_cost(view: _View, code: int, style: BasicStyle = DEFAULT_STYLE) -> 
         opp_open = view.obs["opened"][s]
         if r in view.melds[s] and not view.frozen:
             cost += weight * (120.0 + 4.0 * pile)  # taken with no cards from hand
+        if style.pair_danger > 0:
+            cost += hand_weight * style.pair_danger * min(pile, 20) * _take_chance(view, s, hidden, opp_open)
+            continue
         if hidden >= 2:
             cost += hand_weight * 0.5 * hidden * min(pile, 20)  # a natural pair takes any pile
         if hidden >= 1 and opp_open and not view.frozen:
             cost += hand_weight * 0.5 * hidden * min(pile, 20)  # one natural and a wild card
     return cost
+
+
+@lru_cache(maxsize=4096)
+def _at_least(unseen: int, copies: int, drawn: int) -> tuple[float, float]:
+    """The chances that ``drawn`` cards dealt from ``unseen`` hold at least one and at least two of ``copies``."""
+    if drawn <= 0 or copies <= 0 or unseen <= 0:
+        return 0.0, 0.0
+    drawn = min(drawn, unseen)
+    total = comb(unseen, drawn)
+    none = comb(unseen - copies, drawn) / total
+    one = copies * comb(unseen - copies, drawn - 1) / total
+    return 1.0 - none, max(0.0, 1.0 - none - one)
+
+
+def _take_chance(view: _View, side: int, hidden: int, opened: bool) -> float:
+    """The chance that the first seat of ``side`` after this one can take the pile with a discard of a rank of
+    which ``hidden`` copies are unseen: a natural pair, or (its side opened, the pile not frozen) one natural and
+    a wild card."""
+    seat = next(s for k in range(1, view.players + 1)
+                if (s := (view.seat + k) % view.players) % view.num_sides == side)
+    sizes: list[int] = view.obs["hand_sizes"]
+    unseen = view.stock + sum(n for k, n in enumerate(sizes) if k != view.seat)
+    drawn = sizes[seat]
+    one, two = _at_least(unseen, hidden, drawn)
+    if not opened or view.frozen:
+        return two
+    wilds = max(0, view.copies[15] + view.copies[2] - view.wilds_seen())
+    wild_one, _ = _at_least(unseen, wilds, drawn - 1)
+    return two + (one - two) * wild_one
 
 
 def discard_costs(obs: Observation, hands: Sequence[Sequence[int]], style: BasicStyle = DEFAULT_STYLE
