@@ -19,6 +19,10 @@ target has to come from the search or its policy.
   expert's own, on sampled worlds. They split the opponents' oracle's gain between the two.
 - ``--mode opponents-discard`` (``OpponentsAtDiscardOracle``): the opponents' hands only where the base policy
   would discard (the turn's last decision, the search weighing its discard against the other candidates).
+- ``--mode basic-safe`` (``SafeDiscardBasic``): no search, the expert's base policy itself, told by the true game
+  which of its discards would let the next player take the pile; it throws the cheapest of the others (its own
+  choice where that is safe, any where none is). It bounds what a perfect model of the next player's pile-taking
+  power would add to the base policy's discards (compare ``canasta arena --players basic:STYLE,basic``).
 
 The games are an arena run's (``canasta.arena.run_arena``, duplicate deals): with the same ``--seed`` they are
 the deals of ``canasta arena --seed S``, so ``examples/arena_paired.py`` compares an oracle deal by deal with
@@ -38,8 +42,9 @@ from typing import Any
 
 from canasta.arena import load_results, render, run_arena, write_json
 from canasta.cards import is_red_three
-from canasta.engine.actions import DISCARD, Action
+from canasta.engine.actions import DISCARD, TAKE, Action
 from canasta.engine.game import Game
+from canasta.players.basic import EXPERT_STYLE, BasicPlayer, discard_costs
 from canasta.players.expert import ExpertPlayer
 
 #: the observation key under which this script hands an oracle the game (never set by the arena itself)
@@ -49,7 +54,8 @@ MODES = {"hands": "oracle_ceiling:HandsOracle", "partner": "oracle_ceiling:Partn
          "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle",
          "opponents-draw": "oracle_ceiling:OpponentsAtDrawOracle",
          "opponents-play": "oracle_ceiling:OpponentsInPlayOracle",
-         "opponents-discard": "oracle_ceiling:OpponentsAtDiscardOracle"}
+         "opponents-discard": "oracle_ceiling:OpponentsAtDiscardOracle",
+         "basic-safe": "oracle_ceiling:SafeDiscardBasic"}
 
 
 def show_truth(game: Game, seat: int) -> dict[str, Any]:
@@ -174,6 +180,34 @@ class DealOracle(HandsOracle):
     """The shipped expert searching the true game itself, stock order included."""
 
     shuffle_stock = False
+
+
+def feeds_next(truth: Game, discard: Action) -> bool:
+    """Whether the next player could take the pile were ``discard`` thrown in the true game."""
+    after = truth.copy()
+    after.push(discard)
+    return not after.is_over and any(a.kind == TAKE for a in after.legal_actions())
+
+
+class SafeDiscardBasic(BasicPlayer):
+    """The expert's base policy (no search) that never feeds the next player the pile where another discard
+    would not: told by the true game which discards it could take the pile with."""
+
+    def __init__(self, seed: int | str | None = 0) -> None:
+        super().__init__(seed, style=EXPERT_STYLE)
+
+    def choose(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        shown = dict(obs)
+        truth = shown.pop(TRUTH, None)
+        if not isinstance(truth, Game):
+            raise ValueError("an oracle needs the game: play it with examples/oracle_ceiling.py, not the arena")
+        choice = super().choose(shown, legal)
+        if choice.kind != DISCARD or not feeds_next(truth, choice):
+            return choice
+        hand = truth.hand_cards(obs["seat"])
+        cost = dict(zip(hand, discard_costs(shown, [hand], self.style)[0], strict=True))
+        safe = [a for a in legal if a.kind == DISCARD and not feeds_next(truth, a)]
+        return min(safe, key=lambda a: (cost[a.cards[0]], a.cards[0])) if safe else choice
 
 
 def main() -> None:

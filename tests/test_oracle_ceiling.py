@@ -151,3 +151,32 @@ def test_an_oracle_in_the_plain_arena_is_a_clear_error() -> None:
 def test_an_observer_is_not_sent_to_ray() -> None:
     with pytest.raises(ValueError, match="not on Ray"):
         run_arena("mille", ["basic", "basic"], games=2, ray_address="local", observe=oracle.show_truth)
+
+
+def test_the_safe_discard_basic_never_feeds_the_next_player_where_another_discard_would_not() -> None:
+    """--mode basic-safe: the base policy told which discards the next player could take the pile with; it throws
+    its own choice where that is safe, else the cheapest safe one, and feeds only where every discard feeds."""
+    from canasta.engine.actions import DISCARD
+    from canasta.players.basic import EXPERT_STYLE, BasicPlayer
+
+    player = oracle.SafeDiscardBasic("t")
+    base = BasicPlayer(style=EXPERT_STYLE)
+    changed = checked = 0
+    for number in range(6):
+        game = Game("classic", 4, f"safe/{number}", {})
+        while not game.is_over and not game.hand_results:
+            legal = game.legal_actions()
+            choice = player.choose(oracle.show_truth(game, game.actor), legal)
+            assert choice in legal
+            if choice.kind == DISCARD:
+                checked += 1
+                own = base.choose(game.observation(game.actor), legal)
+                feeding = [oracle.feeds_next(game, a) for a in legal if a.kind == DISCARD]
+                assert not oracle.feeds_next(game, choice) or all(feeding)
+                changed += choice != own
+                assert choice == own or oracle.feeds_next(game, own)
+            game.push(choice)
+    assert checked and changed
+    with pytest.raises(ValueError, match="needs the game"):
+        game = Game("classic", 4, "safe/x", {})
+        player.choose(game.observation(game.actor), game.legal_actions())
