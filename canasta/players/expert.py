@@ -665,7 +665,7 @@ class ExpertPlayer:
         cut = min(self.horizon, self.max_rollout) if valued else self.max_rollout
         at_turn = valued and self.leaf_at == "turn"
         limit = cut + TURN_SLACK if at_turn else cut
-        others = self.opponent_policy(str(g.variant.name))
+        others = basic if self._opponent_policy is None else self._opponent_policy  # the opponent model
         while not g.is_over and g.hand_no == hand_no and steps < limit:
             if at_turn and steps >= cut and g.phase == "draw":
                 break  # a start of a turn, where the value was fitted
