@@ -597,12 +597,16 @@ class BasicPlayer:
                 return choice
         discards = by_kind.get(DISCARD, [])
         if discards:
-            best = min(discards, key=lambda a: (_discard_cost(view, a.cards[0], self.style), a.cards[0]))
+            best = self._discard(view, discards)
             return best, self._discard_reason(view, best.cards[0])
         for kind in (END, RETRACT):
             if kind in by_kind:
                 return by_kind[kind][0], "nothing else to do"
         return legal[0], "only choice"
+
+    def _discard(self, view: _View, discards: list[Action]) -> Action:
+        """The discard that ends the turn: the cheapest by the style's cost (a subclass may judge otherwise)."""
+        return min(discards, key=lambda a: (_discard_cost(view, a.cards[0], self.style), a.cards[0]))
 
     def _opening_step(self, view: _View, legal: list[Action], need: int) -> Action | None:
         plan = _opening_plan(view, view.hand, view.own, need)
