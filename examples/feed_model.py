@@ -31,7 +31,7 @@ from canasta.engine.actions import DISCARD, TAKE, Action
 from canasta.engine.game import Game
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _at_least, _View, discard_costs
-from canasta.players.card_reading import is_wild_code, pile_passes, pile_throws
+from canasta.players.card_reading import is_wild_code
 
 FEATURES = ("bias", "pair_chance", "one_chance", "unseen_copies", "melded_by_next", "frozen", "next_opened",
             "passed", "thrown", "known_naturals", "pile_cards", "next_hand", "wild", "black_three",
@@ -62,7 +62,7 @@ def features(obs: Observation, code: int, view: _View | None = None) -> list[flo
     known = sum(1 for c in obs["known_hands"][nxt] if not is_wild_code(parse_card(c)) and parse_card(c) >> 2 == rank)
     frozen = float(view.frozen)
     return [1.0, two, one, float(hidden), melded, frozen, float(obs["opened"][next_side]),
-            float(rank in pile_passes(obs)[nxt]), float(rank in pile_throws(obs)[nxt]), float(known),
+            float(rank in view.next_passed), float(rank in view.next_thrown), float(known),
             math.log1p(len(view.pile)), float(sizes[nxt]), float(wild), float(black),
             two * (1.0 - frozen), melded * (1.0 - frozen)]
 

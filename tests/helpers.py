@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from canasta.cards import format_card, is_black_three, is_red_three, parse_card
-from canasta.engine.actions import Action
+from canasta.engine.actions import DISCARD, Action
 from canasta.engine.game import WILD_RANK, Game, _is_wild
 from canasta.errors import IllegalActionError
 from canasta.notation import format_action, parse_action
@@ -217,6 +217,19 @@ def shuffle_hidden(game: Game, seat: int, rng: random.Random) -> Game:
         d["hands"][s], pool = sorted(list(d["known"][s]) + pool[:n]), pool[n:]
     d["stock"] = pool
     return Game.from_dict(d)
+
+
+def discards_in_one_hand(player: Any, deal: str, variant: str = "classic", players: int = 4) -> int:
+    """Play one hand with ``player`` at every seat, checking each choice is legal; its discards."""
+    game = Game(variant, players, deal, {})
+    discards = 0
+    while not game.is_over and not game.hand_results:
+        legal = game.legal_actions()
+        choice = player.choose(game.observation(game.actor), legal)
+        assert choice in legal
+        discards += choice.kind == DISCARD
+        game.push(choice)
+    return discards
 
 
 def load_example(name: str) -> ModuleType:

@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from canasta.engine.actions import DISCARD
 from canasta.engine.game import Game
 from canasta.players.basic import _at_least
-from tests.helpers import load_example
+from tests.helpers import discards_in_one_hand, load_example
 
 feed = load_example("feed_model")
 
@@ -51,15 +50,7 @@ def test_the_learned_safe_basic_throws_a_legal_discard(tmp_path: Path, monkeypat
     assert len(json.loads(weights.read_text())["weights"]) == len(feed.FEATURES)
     monkeypatch.setenv(feed.WEIGHTS_ENV, str(weights))
     player = feed.LearnedSafeBasic(0)
-    game = Game("classic", 4, "learned-safe", {})
-    discards = 0
-    while not game.is_over and not game.hand_results:
-        legal = game.legal_actions()
-        choice = player.choose(game.observation(game.actor), legal)
-        assert choice in legal
-        discards += choice.kind == DISCARD
-        game.push(choice)
-    assert discards
+    assert discards_in_one_hand(player, "learned-safe")
 
 
 def test_pair_danger_prices_a_discard_by_the_chance_the_next_seat_can_take_the_pile() -> None:
