@@ -30,41 +30,14 @@ from canasta.cards import parse_card
 from canasta.engine.actions import DISCARD, TAKE, Action
 from canasta.engine.game import Game
 from canasta.players.base import Observation
-from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _at_least, _View, discard_costs
-from canasta.players.card_reading import is_wild_code
+from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _View, discard_costs
+from canasta.players.distilled import FEED_FEATURES as FEATURES
+from canasta.players.distilled import feed_features as features
 
-FEATURES = ("bias", "pair_chance", "one_chance", "unseen_copies", "melded_by_next", "frozen", "next_opened",
-            "passed", "thrown", "known_naturals", "pile_cards", "next_hand", "wild", "black_three",
-            "pair_chance_unfrozen", "melded_unfrozen")
 #: the environment variable naming the weights file LearnedSafeBasic reads
 WEIGHTS_ENV = "CANASTA_FEED_WEIGHTS"
 #: points per pile card (up to 20) of a discard's chance of feeding the next player
 PRICE = float(os.environ.get("CANASTA_FEED_PRICE", "20"))
-
-
-def features(obs: Observation, code: int, view: _View | None = None) -> list[float]:
-    """What the seat of ``obs`` sees about throwing ``code``, as :data:`FEATURES`."""
-    view = view or _View(obs)
-    players = view.players
-    nxt = (view.seat + 1) % players
-    next_side = view.next_side
-    sizes: list[int] = obs["hand_sizes"]
-    wild = is_wild_code(code)
-    black = code in (12, 15)
-    rank = code >> 2
-    if wild or black:
-        hidden = 0
-    else:
-        hidden = max(0, view.copies[rank] - view.visible(rank))
-    unseen = view.stock + sum(n for k, n in enumerate(sizes) if k != view.seat)
-    one, two = _at_least(unseen, hidden, sizes[nxt])
-    melded = float(not wild and not black and rank in view.melds[next_side])
-    known = sum(1 for c in obs["known_hands"][nxt] if not is_wild_code(parse_card(c)) and parse_card(c) >> 2 == rank)
-    frozen = float(view.frozen)
-    return [1.0, two, one, float(hidden), melded, frozen, float(obs["opened"][next_side]),
-            float(rank in view.next_passed), float(rank in view.next_thrown), float(known),
-            math.log1p(len(view.pile)), float(sizes[nxt]), float(wild), float(black),
-            two * (1.0 - frozen), melded * (1.0 - frozen)]
 
 
 def feeds_next(game: Game, discard: Action) -> bool:

@@ -19,6 +19,11 @@ so that the base policy (and so the rollouts of a search on top of it) throws as
    ``BAR`` points above the base policy's choice; ``--arena GAMES`` plays it against ``basic`` beside the base
    style alone on the same deals, and ``--expert GAMES`` the expert searching on it (``DistilledExpert``).
 
+The features, the model and ``DistilledBasic`` live in :mod:`canasta.players.distilled` (the weights fitted in
+stop 43 of issue 23 ship as ``distilled-v1``: ``canasta arena --players expert:discard_model=distilled-v1,basic``);
+this script collects, fits and measures. ``collect --discard-model distilled-v1`` is a second step: the games and
+the search's rollouts on the distilled policy, each candidate judged against its discard.
+
     python3 examples/search_distill.py collect --games 400 --seed 1 --out distill-1.jsonl
     python3 examples/search_distill.py fit --data distill-1.jsonl --out distill-weights.json
     python3 examples/search_distill.py arena --weights distill-weights.json --games 4000 --seed 4204
@@ -31,76 +36,33 @@ import json
 import os
 import random
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-# a sibling script: a script's own folder is on sys.path (the tests load feed_model first)
-from feed_model import FEATURES as FEED_FEATURES  # isort: skip
-from feed_model import features as feed_features
-
 from canasta.cards import parse_card
 from canasta.engine.actions import DISCARD, Action
 from canasta.engine.game import Game
 from canasta.players.base import Observation
-from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _discard_cost, _View, candidate_discards, discard_costs
-from canasta.players.expert import CANDIDATE_DISCARDS, ExpertPlayer
+from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _View, candidate_discards, discard_costs
+from canasta.players.distilled import DISCARD_FEATURES as FEATURES
+from canasta.players.distilled import DiscardModel, expand
+from canasta.players.distilled import DistilledBasic as ShippedDistilledBasic
+from canasta.players.distilled import decision_rows as model_rows
+from canasta.players.expert import ExpertPlayer
 
-FEATURES = (*FEED_FEATURES, "base_cost", "points", "held", "held_pair", "own_melded", "stock",
-            "pair_chance_pile", "melded_unfrozen_pile", "one_chance_pile", "points_late")
-#: the environment variable naming the weights file DistilledBasic reads
+#: the environment variable naming the weights file DistilledBasic and DistilledExpert read
 WEIGHTS_ENV = "CANASTA_DISTILL_WEIGHTS"
 #: the model's gain over the base policy's discard (points) needed to throw another card
 BAR = float(os.environ.get("CANASTA_DISTILL_BAR", "0"))
 
 
-def features(obs: Observation, code: int, view: _View, base_cost: float) -> list[float]:
-    """What the seat of ``obs`` sees about throwing ``code``, as :data:`FEATURES`."""
-    feed = feed_features(obs, code, view)
-    named = dict(zip(FEED_FEATURES, feed, strict=True))
-    rank = code >> 2
-    held = float(view.rank_count(rank)) if not (named["wild"] or named["black_three"]) else 0.0
-    pile = float(min(len(view.pile), 20))
-    points = float(view.values[code])
-    late = 1.0 / (1.0 + view.stock / 10.0)
-    return [*feed, base_cost / 100.0, points / 10.0, held, float(held >= 2.0),
-            float(rank in view.own and not named["wild"]), view.stock / 10.0,
-            named["pair_chance_unfrozen"] * pile, named["melded_unfrozen"] * pile, named["one_chance"] * pile,
-            points / 10.0 * late]
-
-
-def expand(x: np.ndarray, expansion: str) -> np.ndarray:
-    """Rows of :data:`FEATURES` as the model reads them: as they are ("linear"), or with every product of two
-    ("quadratic": a gain that depends on, say, a pair's chance *and* the pile's size)."""
-    if expansion == "linear":
-        return x
-    if expansion != "quadratic":
-        raise ValueError(f"unknown expansion {expansion!r}")
-    i, j = _pairs(x.shape[-1])
-    return np.concatenate([x, x[..., i] * x[..., j]], axis=-1)
-
-
-@lru_cache(maxsize=4)
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    i, j = np.triu_indices(n)
-    return i, j
-
-
-def decision_rows(obs: Observation, candidates: list[Action], view: _View | None = None,
-                  cost: dict[int, float] | None = None) -> list[tuple[int, list[float]]]:
-    """(card, features) for each distinct discard among ``candidates`` (``view`` and the base style's ``cost`` of
-    each card held, if the caller has them)."""
-    view = view or _View(obs)
-    if cost is None:
-        hand = [parse_card(c) for c in obs["hand"]]
-        cost = dict(zip(hand, discard_costs(obs, [hand], EXPERT_STYLE)[0], strict=True))
-    seen: dict[int, list[float]] = {}
-    for a in candidates:
-        if a.kind == DISCARD and a.cards[0] not in seen:
-            seen[a.cards[0]] = features(obs, a.cards[0], view, cost[a.cards[0]])
-    return list(seen.items())
+def decision_rows(obs: Observation, candidates: list[Action]) -> list[tuple[int, list[float]]]:
+    """(card, features) for each distinct discard among ``candidates``, as the shipped model reads them."""
+    hand = [parse_card(c) for c in obs["hand"]]
+    cost = dict(zip(hand, discard_costs(obs, [hand], EXPERT_STYLE)[0], strict=True))
+    return model_rows(obs, candidates, _View(obs), cost)
 
 
 def collect(games: int, seed: int, start: int = 0, **settings: Any) -> Iterator[dict[str, Any]]:
@@ -192,49 +154,27 @@ def agreement(records: list[dict[str, Any]], weights: np.ndarray, expansion: str
             "model_gain": model_gain / n, "best_gain": best_gain / n}
 
 
-class DistilledBasic(BasicPlayer):
-    """The expert's base policy throwing, among the search's candidate discards, the card the distilled model
-    rates best when it rates it ``BAR`` points above the base policy's choice."""
+class DistilledBasic(ShippedDistilledBasic):
+    """:class:`canasta.players.distilled.DistilledBasic` with the given weights, else the file named by
+    ``WEIGHTS_ENV``, and the bar ``BAR``."""
 
     def __init__(self, seed: int | str | None = 0, weights: np.ndarray | None = None,
                  expansion: str = "linear") -> None:
-        super().__init__(seed, style=EXPERT_STYLE)
         if weights is None:
-            saved = json.loads(Path(os.environ[WEIGHTS_ENV]).read_text())
-            weights, expansion = np.array(saved["weights"]), saved["expansion"]
-        self.weights = weights
-        self.expansion = expansion
-
-    def _discard(self, view: _View, discards: list[Action]) -> Action:
-        choice = super()._discard(view, discards)
-        if view.obs["variant"] != "classic":
-            return choice
-        # the search's candidates: candidate_discards' cut, on the view the turn was judged on
-        cost = {a.cards[0]: _discard_cost(view, a.cards[0], self.style) for a in discards}
-        ranked = sorted(cost, key=lambda c: (cost[c], c))[:CANDIDATE_DISCARDS]
-        candidates = [a for a in discards if a.cards[0] in ranked or a == choice]
-        rows = decision_rows(view.obs, candidates, view, cost)
-        if len(rows) < 2:
-            return choice
-        predicted = expand(np.array([f for _, f in rows]), self.expansion) @ self.weights
-        score = {code: float(p) for (code, _), p in zip(rows, predicted, strict=True)}
-        best = max(score, key=lambda c: (score[c], c == choice.cards[0]))
-        if best == choice.cards[0] or score[best] - score[choice.cards[0]] <= BAR:
-            return choice
-        return next(a for a in candidates if a.cards[0] == best)
+            super().__init__(seed, model=os.environ[WEIGHTS_ENV], bar=BAR)
+        else:
+            model = DiscardModel("given", expansion, weights, frozenset({("classic", 4)}))
+            super().__init__(seed, model=model, bar=BAR)
 
 
 class DistilledExpert(ExpertPlayer):
-    """The shipped expert searching on :class:`DistilledBasic` (its rollouts' policy at every seat)."""
+    """The shipped expert searching on the weights in the file named by ``WEIGHTS_ENV`` (its base and rollout
+    policy at every seat: ``ExpertPlayer(discard_model=...)``)."""
 
     name = "expert-distilled"
 
     def __init__(self, seed: int | str | None = 0) -> None:
-        super().__init__(seed)
-        self._distilled = DistilledBasic()
-
-    def base_policy(self, variant: str) -> BasicPlayer:
-        return self._distilled if variant == "classic" else super().base_policy(variant)
+        super().__init__(seed, discard_model=os.environ[WEIGHTS_ENV])
 
 
 class StyleBasic(BasicPlayer):
@@ -251,6 +191,8 @@ def main() -> None:
     c.add_argument("--games", type=int, default=400)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", type=Path, required=True, help="JSON lines, appended (a rerun continues)")
+    c.add_argument("--discard-model", default=None,
+                   help="the base policy's discard model (canasta.players.distilled): a second step of iteration")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--ridge", type=float, default=1000.0, help="on standardized features")
@@ -268,7 +210,7 @@ def main() -> None:
         previous = load([args.out]) if args.out.exists() else []
         done = max(r["game"] for r in previous) + 1 if previous else 0  # a game's records are written together
         with args.out.open("a") as out:
-            for record in collect(args.games, args.seed, start=done):
+            for record in collect(args.games, args.seed, start=done, discard_model=args.discard_model):
                 out.write(json.dumps(record) + "\n")
                 out.flush()
     elif args.command == "fit":

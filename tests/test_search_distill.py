@@ -12,7 +12,6 @@ from canasta.engine.game import Game
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer
 from tests.helpers import discards_in_one_hand, load_example
 
-load_example("feed_model")  # search_distill imports it as a sibling script
 distill = load_example("search_distill")
 #: a small search, so that the tests play fast
 SMALL = {"worlds": 3, "horizon": 10}

@@ -62,7 +62,9 @@ with odds of how likely its hands make the other sides' last discards (:mod:`can
 ``fill_worlds`` (off, level in the same stop) samples as many worlds as ``max_rollouts`` allows where rollouts
 end in the value. ``opponents="defaults"`` (off: level, "Issue 23, stop 42") plays the other sides' seats in the
 rollouts with BasicPlayer on the texts' defaults instead of the base policy, and ``objective="soft"`` (off, level in
-the same stop) scores a rollout by tanh(margin / ``objective_scale``).
+the same stop) scores a rollout by tanh(margin / ``objective_scale``). ``discard_model="distilled-v1"`` gives the base
+policy (and so the rollouts) the discard of :class:`canasta.players.distilled.DistilledBasic`: among the base
+style's cheapest, the card a model fitted to this search's own verdicts rates best (4-player Classic only).
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
@@ -99,6 +101,7 @@ from canasta.players.basic import DEFAULT_STYLE, BasicPlayer, BasicStyle, candid
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
 from canasta.players.card_reading import laid_off_ranks, respect_limits, respect_passes
+from canasta.players.distilled import DistilledBasic, load_discard_model
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -181,6 +184,9 @@ SAFE_DISCARDS = False
 #: Bonferroni's correction, set so that three candidates keep ``margin_se``)
 GATES = ("paired", "split", "adjusted")
 GATE = "paired"
+#: the base policy's discard chosen among its cheapest by a model of the search's own verdicts
+#: (canasta.players.distilled.DISCARD_MODELS; it plays only at the tables it was fitted at), or None
+DISCARD_MODEL: str | None = None
 
 
 def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
@@ -445,7 +451,10 @@ class ExpertPlayer:
                  read_layoffs: bool = READ_LAYOFFS, read_discards: bool = READ_DISCARDS,
                  discard_tries: int = DISCARD_TRIES, discard_temperature: float = inference.TEMPERATURE,
                  fill_worlds: bool = FILL_WORLDS, opponents: str = OPPONENTS,
-                 objective_scale: float = OBJECTIVE_SCALE) -> None:
+                 objective_scale: float = OBJECTIVE_SCALE, discard_model: str | None = DISCARD_MODEL) -> None:
+        #: the base policy's discard judged by a model of the search's verdicts (canasta.players.distilled)
+        off = discard_model is None or discard_model.lower() in ("", "none")
+        self.discard_model = None if off else load_discard_model(str(discard_model))
         if objective_scale <= 0:
             raise ValueError("objective_scale must be positive")
         self.objective_scale = objective_scale
@@ -641,7 +650,11 @@ class ExpertPlayer:
         got = self._bases.get(variant)
         if got is None:
             style = self.style if self.style is not None else VARIANT_STYLES.get(variant, EXPERT_STYLE)
-            got = self._bases[variant] = BasicPlayer(style=style)
+            if self.discard_model is not None:
+                got = DistilledBasic(model=self.discard_model, style=style, candidates=self.discards)
+            else:
+                got = BasicPlayer(style=style)
+            self._bases[variant] = got
         return got
 
     def opponent_policy(self, variant: str) -> BasicPlayer:

@@ -85,7 +85,8 @@ def expert_v1(seed: int | str | None = 0) -> Player:
                         style=EXPERT_V1_STYLE, discards=4, objective="margin", search="all", leaf="value",
                         horizon=40, read_passes=True, value="linear-v1", value_worlds=24, rollout_worlds=12,
                         max_steps=UNBOUNDED_STEPS, leaf_at="any", read_layoffs=False, read_discards=False,
-                        fill_worlds=False, opponents="base")
+                        fill_worlds=False, opponents="base", objective_scale=300.0, safe=False, gate="paired",
+                        american_discards=0, discard_tries=4, discard_temperature=20.0, discard_model=None)
 
 
 
