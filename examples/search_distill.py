@@ -195,6 +195,8 @@ def main() -> None:
                    help="the base policy's discard model (canasta.players.distilled): a second step of iteration")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, nargs="+", required=True)
+    f.add_argument("--also", type=Path, nargs="*", default=[],
+                   help="more training data (all of it trains; the scores are on --data's held-out games)")
     f.add_argument("--ridge", type=float, default=1000.0, help="on standardized features")
     f.add_argument("--expansion", choices=("linear", "quadratic"), default="quadratic")
     f.add_argument("--out", type=Path, required=True)
@@ -214,7 +216,7 @@ def main() -> None:
                 out.write(json.dumps(record) + "\n")
                 out.flush()
     elif args.command == "fit":
-        fit_and_report(load(args.data), args.ridge, args.out, args.expansion)
+        fit_and_report(load(args.data), args.ridge, args.out, args.expansion, also=load(args.also))
     else:
         from canasta.arena import load_results, render, run_arena, write_json
 
@@ -237,11 +239,14 @@ def main() -> None:
             print(render(result))
 
 
-def fit_and_report(records: list[dict[str, Any]], ridge: float, out: Path, expansion: str = "linear") -> None:
-    """Fit on the first two thirds of the games, report on the rest, then refit on all and write the weights."""
+def fit_and_report(records: list[dict[str, Any]], ridge: float, out: Path, expansion: str = "linear",
+                   also: list[dict[str, Any]] | None = None) -> None:
+    """Fit on the first two thirds of the games (and ``also``), report on the rest, then refit on all and write
+    the weights."""
+    also = also or []
     games = sorted({r["game"] for r in records})
     cut = games[len(games) * 2 // 3] if len(games) > 2 else games[-1] + 1
-    train = [r for r in records if r["game"] < cut]
+    train = [r for r in records if r["game"] < cut] + also
     test = [r for r in records if r["game"] >= cut]
     print(f"{len(records)} decisions over {len(games)} games; train {len(train)}, test {len(test)}")
     if train and test:
@@ -253,12 +258,12 @@ def fit_and_report(records: list[dict[str, Any]], ridge: float, out: Path, expan
         print(f"within-decision R^2 on the test games: {r2:.3f} (correlation {np.corrcoef(pred, yt)[0, 1]:.3f})")
         for name, value in agreement(test, w, expansion).items():
             print(f"  {name}: {value:.3f}" if isinstance(value, float) else f"  {name}: {value}")
-    x, y, _ = design(records, expansion)
+    x, y, _ = design(records + also, expansion)
     w = fit(x, y, ridge)
     for name, weight in zip(FEATURES, w, strict=False):  # the single features' weights (quadratic: then products)
         print(f"  {name:22s} {weight:+9.2f}")
     out.write_text(json.dumps({"features": FEATURES, "expansion": expansion, "weights": [float(v) for v in w],
-                               "decisions": len(records), "ridge": ridge}, indent=1))
+                               "decisions": len(records) + len(also), "ridge": ridge}, indent=1))
 
 
 if __name__ == "__main__":
