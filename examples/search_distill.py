@@ -35,7 +35,7 @@ import argparse
 import json
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,46 +65,58 @@ def decision_rows(obs: Observation, candidates: list[Action]) -> list[tuple[int,
     return model_rows(obs, candidates, _View(obs), cost)
 
 
+def one_side_s_turns(tag: str, games: int, seed: int, start: int = 0, **settings: Any
+                     ) -> Iterator[tuple[int, Game, ExpertPlayer, BasicPlayer, random.Random]]:
+    """Games ``start`` to ``games`` of the expert's base style against ``basic`` (one-hand 4-player Classic): at
+    each decision of one side (alternating by game) yields (game number, game, the expert of ``settings``, its
+    base policy, a seeded generator for its search), and the caller pushes that side's action; ``basic`` plays
+    the other side."""
+    for number in range(start, games):
+        name = f"{tag}/{seed}/{number}"
+        game = Game("classic", 4, name)
+        expert = ExpertPlayer(seed=name, **settings)
+        base = expert.base_policy("classic")
+        basic = BasicPlayer(name)
+        rng = random.Random(name)
+        side = number % 2
+        while not game.is_over and not game.hand_results:
+            if game.actor % 2 != side:
+                game.push(basic.choose(game.observation(game.actor), game.legal_actions()))
+                continue
+            yield number, game, expert, base, rng
+
+
 def collect(games: int, seed: int, start: int = 0, **settings: Any) -> Iterator[dict[str, Any]]:
     """A record per discard decision of one side (alternating by game) in games of the expert's base style
     against ``basic``: each candidate card's features and paired gain over the base policy's discard, as the
     shipped expert's search (``settings`` change it) finds them with the discards alone as candidates. Only the
     discards are searched, and the games are the base style's, so this costs a third of playing the expert."""
-    for number in range(start, games):
-        game = Game("classic", 4, f"distill/{seed}/{number}")
-        expert = ExpertPlayer(seed=f"distill/{seed}/{number}", **settings)
-        base = expert.base_policy("classic")
-        basic = BasicPlayer(f"distill/{seed}/{number}")
-        rng = random.Random(f"distill/{seed}/{number}")
-        side = number % 2
-        decision = 0
-        while not game.is_over and not game.hand_results:
-            actor = game.actor
-            obs = game.observation(actor)
-            legal = game.legal_actions()
-            if actor % 2 != side:
-                game.push(basic.choose(obs, legal))
-                continue
-            choice = base.choose(obs, legal)
-            if choice.kind == DISCARD:
-                candidates = [a for a in candidate_discards(obs, legal, expert.discards, base.style, keep=choice)
-                              if a.kind == DISCARD]
-                rows = decision_rows(obs, candidates)
-                if len(rows) >= 2:
-                    searched = [next(a for a in candidates if a.kind == DISCARD and a.cards[0] == code)
-                              for code, _ in rows]
-                    worlds = max(1, min(expert.world_budget(obs), expert.max_rollouts // len(searched)))
-                    values, _ = expert.sample_values(obs, legal, searched, worlds, rng, expert.max_steps)
-                    base_values = values[next(a for a in searched if a.cards[0] == choice.cards[0])]
-                    gains = {a.cards[0]: [v - base_values[w] for w, v in values[a].items() if w in base_values]
-                             for a in searched}
-                    kept = [(code, f) for code, f in rows if gains[code]]
-                    if len(kept) >= 2:
-                        decision += 1
-                        yield {"game": number, "decision": decision, "base": choice.cards[0],
-                               "cards": [code for code, _ in kept], "features": [f for _, f in kept],
-                               "gains": [sum(gains[code]) / len(gains[code]) for code, _ in kept]}
-            game.push(choice)
+    decision = 0
+    current = -1
+    for number, game, expert, base, rng in one_side_s_turns("distill", games, seed, start, **settings):
+        if number != current:
+            current, decision = number, 0
+        obs, legal = game.observation(game.actor), game.legal_actions()
+        choice = base.choose(obs, legal)
+        if choice.kind == DISCARD:
+            candidates = [a for a in candidate_discards(obs, legal, expert.discards, base.style, keep=choice)
+                          if a.kind == DISCARD]
+            rows = decision_rows(obs, candidates)
+            if len(rows) >= 2:
+                searched = [next(a for a in candidates if a.kind == DISCARD and a.cards[0] == code)
+                            for code, _ in rows]
+                worlds = max(1, min(expert.world_budget(obs), expert.max_rollouts // len(searched)))
+                values, _ = expert.sample_values(obs, legal, searched, worlds, rng, expert.max_steps)
+                base_values = values[next(a for a in searched if a.cards[0] == choice.cards[0])]
+                gains = {a.cards[0]: [v - base_values[w] for w, v in values[a].items() if w in base_values]
+                         for a in searched}
+                kept = [(code, f) for code, f in rows if gains[code]]
+                if len(kept) >= 2:
+                    decision += 1
+                    yield {"game": number, "decision": decision, "base": choice.cards[0],
+                           "cards": [code for code, _ in kept], "features": [f for _, f in kept],
+                           "gains": [sum(gains[code]) / len(gains[code]) for code, _ in kept]}
+        game.push(choice)
 
 
 def load(paths: list[Path]) -> list[dict[str, Any]]:
@@ -209,12 +221,8 @@ def main() -> None:
     a.add_argument("--out", type=Path, default=None, help="results STEM (with --expert; else STEM-DistilledBasic, STEM-StyleBasic)")
     args = parser.parse_args()
     if args.command == "collect":
-        previous = load([args.out]) if args.out.exists() else []
-        done = max(r["game"] for r in previous) + 1 if previous else 0  # a game's records are written together
-        with args.out.open("a") as out:
-            for record in collect(args.games, args.seed, start=done, discard_model=args.discard_model):
-                out.write(json.dumps(record) + "\n")
-                out.flush()
+        append_records(args.out, lambda start: collect(args.games, args.seed, start=start,
+                                                       discard_model=args.discard_model))
     elif args.command == "fit":
         fit_and_report(load(args.data), args.ridge, args.out, args.expansion, also=load(args.also))
     else:
@@ -232,11 +240,30 @@ def main() -> None:
                 write_json(result, out)
             print(render(result))
             return
-        for name in ("search_distill:DistilledBasic", "search_distill:StyleBasic"):
-            result = run_arena("classic", [name, "basic"], games=args.games, seed=args.seed, hands=1, workers=1)
-            if args.out:  # STEM-DistilledBasic.json, STEM-StyleBasic.json: examples/arena_paired.py pairs them
-                write_json(result, args.out.with_name(f"{args.out.name}-{name.split(':')[1]}"))
-            print(render(result))
+        against_basic_beside_the_style("search_distill:DistilledBasic", args.games, args.seed, args.out)
+
+
+def append_records(out: Path, records: Callable[[int], Iterator[dict[str, Any]]]) -> None:
+    """Append ``records(start)`` to the JSON lines file ``out``, ``start`` the first game it does not hold yet (a
+    game's records are written together, so a rerun continues where an interrupted one stopped)."""
+    previous = load([out]) if out.exists() else []
+    start = max(r["game"] for r in previous) + 1 if previous else 0
+    with out.open("a") as file:
+        for record in records(start):
+            file.write(json.dumps(record) + "\n")
+            file.flush()
+
+
+def against_basic_beside_the_style(player: str, games: int, seed: int, out: Path | None) -> None:
+    """``player`` and the base style alone (:class:`StyleBasic`) against ``basic`` on the same deals; with ``out``,
+    the results in STEM-NAME.json for each, which ``examples/arena_paired.py`` pairs."""
+    from canasta.arena import render, run_arena, write_json
+
+    for name in (player, "search_distill:StyleBasic"):
+        result = run_arena("classic", [name, "basic"], games=games, seed=seed, hands=1, workers=1)
+        if out:
+            write_json(result, out.with_name(f"{out.name}-{name.split(':')[1]}"))
+        print(render(result))
 
 
 def fit_and_report(records: list[dict[str, Any]], ridge: float, out: Path, expansion: str = "linear",
