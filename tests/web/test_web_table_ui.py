@@ -430,6 +430,9 @@ def test_variant_tables_fit_the_screen(browser: Any, server: Server, variant: st
         .filter((e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth + 0.5; })
         .map((e) => e.className)""")
     assert outside == []
+    # each seat's "(computer)" or "(you)" in one piece: the phone's side columns broke off the ")"
+    tag_lines = page.evaluate("[...document.querySelectorAll('.seat-kind')].map((e) => e.getClientRects().length)")
+    assert len(tag_lines) == 4 and set(tag_lines) == {1}, tag_lines
     if width > 500:
         shoot(page, shot)
     assert errors == []

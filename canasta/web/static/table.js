@@ -172,12 +172,19 @@ function showFairness(fairness) {
 // ------------------------------------------------------------------ helpers
 function mySeat() { return state && state.obs.seat !== null ? state.obs.seat : null; }
 
-function seatName(seat) {
+/** A seat's name, and what sets it apart ("computer", "you"), for labels that show them apart. */
+function seatNameParts(seat) {
   const info = state.seats[seat];
-  let name = info.name || (info.kind === "computer" ? `Computer (${info.level})` : `Player ${seat + 1}`);
-  if (info.kind === "computer" && info.name && !/Computer/.test(info.name)) name += ` (computer)`;
-  if (seat === mySeat()) name += " (you)";
-  return name;
+  const base = info.name || (info.kind === "computer" ? `Computer (${info.level})` : `Player ${seat + 1}`);
+  const tags = [];
+  if (info.kind === "computer" && info.name && !/Computer/.test(info.name)) tags.push("computer");
+  if (seat === mySeat()) tags.push("you");
+  return { base, tags };
+}
+
+function seatName(seat) {
+  const { base, tags } = seatNameParts(seat);
+  return base + tags.map((tag) => ` (${tag})`).join("");
 }
 
 // Sides are seat % (number of sides): two partnerships of 4 players, three or four teams of two
@@ -406,7 +413,15 @@ function renderSeats() {
     const label = document.createElement("div");
     label.className = "seat-label";
     const name = document.createElement("strong");
-    name.textContent = seatName(seat);
+    // each tag in one piece: a narrow side column (phones) would otherwise break "(computer" from ")"
+    const parts = seatNameParts(seat);
+    name.append(parts.base);
+    for (const tag of parts.tags) {
+      const kind = document.createElement("span");
+      kind.className = "seat-kind";
+      kind.textContent = `(${tag})`;
+      name.append(" ", kind);
+    }
     const count = o.hand_sizes[seat];
     const counted = document.createElement("span");
     counted.className = "count";
