@@ -19,7 +19,7 @@ CANASTA_COMPILE=1 python3 setup.py -q build_ext --inplace >"$work/build.log" 2>&
 # carry the marker `patches_engine` and run in the pure-Python pass only.
 export PYTHONPATH="$work"
 export CANASTA_EXPECT_COMPILED=1
-python3 -m pytest -p no:cacheprovider -m "not patches_engine" \
+python3 -m pytest -p no:cacheprovider -m "not patches_engine and not slow" \
   tests/test_engine_api.py tests/test_adding_a_variant.py tests/test_rules_classic.py tests/test_variants_*.py \
   tests/test_properties.py tests/test_record.py tests/test_notation.py tests/test_validation.py \
   tests/test_load_consistency.py tests/test_retract_bound.py tests/test_spectator.py tests/test_known_hands.py \
