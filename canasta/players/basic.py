@@ -453,7 +453,7 @@ def _take_chance(view: _View, side: int, hidden: int, opened: bool) -> float:
 def discard_costs(obs: Observation, hands: Sequence[Sequence[int]], style: BasicStyle = DEFAULT_STYLE
                   ) -> list[list[float]]:
     """The discard cost ``style`` gives each card of each hand, were ``obs``'s seat to hold it (``obs``'s own
-    hand is ignored): the model of a seat's discards that :mod:`canasta.players.inference` reads worlds by."""
+    hand is ignored): the model of a seat's discards that ``research/inference.py`` reads worlds by."""
     view = _View(obs)
     out: list[list[float]] = []
     for hand in hands:

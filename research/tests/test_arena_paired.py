@@ -1,15 +1,14 @@
-"""examples/arena_paired.py: two arena results of the same deals compared deal by deal, and pooled over pairs."""
+"""research/arena_paired.py: two arena results of the same deals compared deal by deal, and pooled over pairs."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import load_example
-
-paired = load_example("arena_paired")
+paired = importlib.import_module("research.arena_paired")
 
 
 def result(path: Path, name: str, margins: list[int]) -> str:

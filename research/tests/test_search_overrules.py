@@ -1,10 +1,10 @@
-"""examples/search_overrules.py: where the expert's search overrules its base policy."""
+"""research/search_overrules.py: where the expert's search overrules its base policy."""
 
 from __future__ import annotations
 
-from tests.helpers import load_example
+import importlib
 
-overrules = load_example("search_overrules")
+overrules = importlib.import_module("research.search_overrules")
 
 
 def test_every_searched_decision_is_counted_once_and_overrules_are_gains() -> None:

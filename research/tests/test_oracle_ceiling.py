@@ -1,19 +1,19 @@
-"""examples/oracle_ceiling.py: the expert searching the true deal, a bound on what card reading could buy."""
+"""research/oracle_ceiling.py: the expert searching the true deal, a bound on what card reading could buy."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from canasta.arena import GameSpec, play_one, run_arena
+from canasta.arena import GameSpec, play_one
 from canasta.cards import is_red_three
 from canasta.engine.game import Game
-from tests.helpers import load_example
 
-oracle = load_example("oracle_ceiling")
+oracle = importlib.import_module("research.oracle_ceiling")
 
 
 def a_game_in_play(seed: str = "oracle/1", actions: int = 40) -> Game:
@@ -100,7 +100,7 @@ def opponents_seen(cls: type, seed: str, actions: int) -> tuple[Game, bool] | No
 def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None:
     """In its own phase the oracle's worlds hold the opponents' true hands; in the other, sampled ones."""
     cls = oracle.OpponentsAtDrawOracle if mode == "opponents-draw" else oracle.OpponentsInPlayOracle
-    assert oracle.MODES[mode] == f"oracle_ceiling:{cls.__name__}"
+    assert oracle.MODES[mode] == f"research.oracle_ceiling:{cls.__name__}"
     seen = {True: 0, False: 0}
     for k in range(16):
         got = opponents_seen(cls, f"phase/{k}", 30 + 5 * k)
@@ -114,7 +114,7 @@ def test_a_phase_oracle_knows_the_opponents_only_in_its_phase(mode: str) -> None
 def test_a_discard_oracle_knows_the_opponents_only_where_the_base_policy_would_discard() -> None:
     from canasta.engine.actions import DISCARD
 
-    assert oracle.MODES["opponents-discard"] == "oracle_ceiling:OpponentsAtDiscardOracle"
+    assert oracle.MODES["opponents-discard"] == "research.oracle_ceiling:OpponentsAtDiscardOracle"
     base = oracle.ExpertPlayer("t").base_policy("classic")
     seen = {True: 0, False: 0}
     for k in range(40):
@@ -136,9 +136,9 @@ def test_the_sampled_worlds_of_the_shipped_expert_differ_from_the_truth() -> Non
     assert without_stock(world)["hands"] != without_stock(game)["hands"]
 
 
-def test_the_arena_shows_players_what_the_observer_returns() -> None:
+def test_the_oracle_s_games_show_players_the_truth() -> None:
     spec = GameSpec("mille", 2, (), (oracle.MODES["hands"], "basic"), 0, 0, "arena/9/0", 1)
-    record = play_one(spec, observe=oracle.show_truth)
+    record = oracle.play_one_with_truth(spec)
     assert record["hands"] == 1 and record["decisions"][0] > 0
 
 
@@ -146,11 +146,6 @@ def test_an_oracle_in_the_plain_arena_is_a_clear_error() -> None:
     spec = GameSpec("mille", 2, (), (oracle.MODES["hands"], "basic"), 0, 0, "arena/9/0", 1)
     with pytest.raises(ValueError, match="an oracle needs the game"):
         play_one(spec)
-
-
-def test_an_observer_is_not_sent_to_ray() -> None:
-    with pytest.raises(ValueError, match="not on Ray"):
-        run_arena("mille", ["basic", "basic"], games=2, ray_address="local", observe=oracle.show_truth)
 
 
 def test_the_safe_discard_basic_never_feeds_the_next_player_where_another_discard_would_not() -> None:

@@ -1,14 +1,14 @@
 """The arena's one-hand games with expert settings the arena's names do not take (issue 23's runs).
 
-    python3 examples/expert_value_match.py --players expert-net,basic --games 400 --seed 23 --out net.jsonl
-    python3 examples/expert_value_match.py --players expert-net,expert-v1 --games 400 --seed 23 --out v1.jsonl --first 200
+    python3 -m research.expert_value_match --players expert-net,basic --games 400 --seed 23 --out net.jsonl
+    python3 -m research.expert_value_match --players expert-net,expert-v1 --games 400 --seed 23 --out v1.jsonl --first 200
 
 Plays ``canasta.arena.game_specs`` (the games of ``canasta arena --games N --seed S --hands 1``, in the
 order ``--workers 1`` plays them) from index ``--first`` on, and appends each game's record to ``--out``
 as it ends (one JSON line): a run stopped early keeps its finished games and resumes where it stopped,
 and several processes can play separate blocks of the same match. ``--summary`` prints
 ``canasta.arena.summarize`` over the deals of the given files both of whose games finished.
-Extra names: ``expert-net`` (the expert with the value ``net-v2``), ``expert-net-safe`` (and ``safe``).
+Extra names: ``expert-net`` (the expert with the value ``net-v2``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from typing import Any
 
 from canasta import players
 from canasta.arena import game_specs, play_one, summarize
-from canasta.players.expert import ExpertPlayer
+from research.net_value import NetValueExpert
 
-players.PLAYERS["expert-net"] = lambda seed: ExpertPlayer(seed, value="net-v2")
-players.PLAYERS["expert-net-safe"] = lambda seed: ExpertPlayer(seed, value="net-v2", safe=True)
+players.PLAYERS["expert-net"] = NetValueExpert
 
 
 def play(variant: str, names: list[str], games: int, seed: int, table: int, out: Path, first: int) -> None:

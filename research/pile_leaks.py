@@ -8,7 +8,7 @@ feed the next side so, and pile takes against stock draws at the start of a turn
 whether each feeding discard was its base policy's choice or a departure of the search from it, and tallies
 every departure by (base policy's kind -> chosen kind).
 
-    python3 examples/pile_leaks.py --variant classic --games 12 --seed 1
+    python3 -m research.pile_leaks --variant classic --games 12 --seed 1
 """
 
 from __future__ import annotations

@@ -25,11 +25,12 @@ target has to come from the search or its policy.
   power would add to the base policy's discards (compare ``canasta arena --players basic:STYLE,basic``).
 
 The games are an arena run's (``canasta.arena.run_arena``, duplicate deals): with the same ``--seed`` they are
-the deals of ``canasta arena --seed S``, so ``examples/arena_paired.py`` compares an oracle deal by deal with
-the expert's own run. The arena shows players observations only; this script alone hands the oracle the game,
-through ``run_arena``'s ``observe`` hook.
+the deals of ``canasta arena --seed S``, so ``research/arena_paired.py`` compares an oracle deal by deal with
+the expert's own run. The arena shows players observations only; this script alone hands the oracle the game:
+:func:`play_one_with_truth` plays the arena's games with :func:`show_truth`'s observations, put in place of
+``canasta.arena.play_one`` for the run (the worker processes are forked, so they see it too).
 
-    python3 examples/oracle_ceiling.py --variant classic --mode hands --games 200 --seed 3703 --out oracle-hands
+    python3 -m research.oracle_ceiling --variant classic --mode hands --games 200 --seed 3703 --out oracle-hands
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from canasta.arena import load_results, render, run_arena, write_json
+import canasta.arena as arena
+from canasta.arena import GameSpec, load_results, make_player, render, run_arena, write_json
 from canasta.cards import is_red_three
 from canasta.engine.actions import DISCARD, TAKE, Action
 from canasta.engine.game import Game
@@ -50,19 +52,41 @@ from canasta.players.expert import ExpertPlayer
 #: the observation key under which this script hands an oracle the game (never set by the arena itself)
 TRUTH = "oracle_truth"
 #: the player each mode plays, as the arena names it (an outside class: ``module:Class``)
-MODES = {"hands": "oracle_ceiling:HandsOracle", "partner": "oracle_ceiling:PartnerOracle",
-         "opponents": "oracle_ceiling:OpponentsOracle", "deal": "oracle_ceiling:DealOracle",
-         "opponents-draw": "oracle_ceiling:OpponentsAtDrawOracle",
-         "opponents-play": "oracle_ceiling:OpponentsInPlayOracle",
-         "opponents-discard": "oracle_ceiling:OpponentsAtDiscardOracle",
-         "basic-safe": "oracle_ceiling:SafeDiscardBasic"}
+MODES = {"hands": "research.oracle_ceiling:HandsOracle", "partner": "research.oracle_ceiling:PartnerOracle",
+         "opponents": "research.oracle_ceiling:OpponentsOracle", "deal": "research.oracle_ceiling:DealOracle",
+         "opponents-draw": "research.oracle_ceiling:OpponentsAtDrawOracle",
+         "opponents-play": "research.oracle_ceiling:OpponentsInPlayOracle",
+         "opponents-discard": "research.oracle_ceiling:OpponentsAtDiscardOracle",
+         "basic-safe": "research.oracle_ceiling:SafeDiscardBasic"}
 
 
 def show_truth(game: Game, seat: int) -> dict[str, Any]:
-    """The seat's observation, and the game itself under ``TRUTH`` (for ``run_arena``'s ``observe``)."""
+    """The seat's observation, and the game itself under ``TRUTH`` (what :func:`play_one_with_truth` shows)."""
     shown = game.observation(seat)
     shown[TRUTH] = game
     return shown
+
+
+def play_one_with_truth(spec: GameSpec) -> dict[str, Any]:
+    """``canasta.arena.play_one``, every player shown :func:`show_truth` instead of the observation alone
+    (the arena's record, without the decision times)."""
+    game = Game(spec.variant, spec.table, spec.seed, dict(spec.rules))
+    seats = [make_player(spec.names[game.side_of(s)], f"{spec.seed}/{s}") for s in range(spec.table)]
+    decisions = [0] * game.num_sides
+    steps = 0
+    while not game.is_over and not (spec.hands and len(game.hand_results) >= spec.hands):
+        legal = game.legal_actions()
+        action = seats[game.actor].choose(show_truth(game, game.actor), legal)
+        if action not in legal:
+            raise RuntimeError(f"{spec.names[game.side_of(game.actor)]} chose an illegal action {action!r}")
+        decisions[game.side_of(game.actor)] += 1
+        game.push(action)
+        steps += 1
+    scores = list(game.scores)
+    return {"deal": spec.deal, "rotation": spec.rotation, "seed": spec.seed, "names": list(spec.names),
+            "scores": scores, "winners": [s for s in range(game.num_sides) if scores[s] == max(scores)],
+            "hands": len(game.hand_results), "actions": steps, "decisions": decisions,
+            "think_seconds": [0.0] * game.num_sides}
 
 
 def deal_hidden_anew(truth: Game, seat: int, revealed: Callable[[int], bool], rng: random.Random) -> Game:
@@ -119,7 +143,7 @@ class HandsOracle(ExpertPlayer):
         shown = dict(obs)
         truth = shown.pop(TRUTH, None)
         if not isinstance(truth, Game):
-            raise ValueError("an oracle needs the game: play it with examples/oracle_ceiling.py, not the arena")
+            raise ValueError("an oracle needs the game: play it with research/oracle_ceiling.py, not the arena")
         self.truth = truth
         # the search seeds its worlds from the observation, which must not hold the game object
         return self.decide(shown, legal)[0]
@@ -200,7 +224,7 @@ class SafeDiscardBasic(BasicPlayer):
         shown = dict(obs)
         truth = shown.pop(TRUTH, None)
         if not isinstance(truth, Game):
-            raise ValueError("an oracle needs the game: play it with examples/oracle_ceiling.py, not the arena")
+            raise ValueError("an oracle needs the game: play it with research/oracle_ceiling.py, not the arena")
         choice = super().choose(shown, legal)
         if choice.kind != DISCARD or not feeds_next(truth, choice):
             return choice
@@ -222,8 +246,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="results STEM (STEM.json, as canasta arena's)")
     parser.add_argument("--resume", action="store_true", help="continue or extend the run in STEM.json")
     args = parser.parse_args()
+    arena.play_one = play_one_with_truth  # the oracles see the game (module docstring)
     result = run_arena(args.variant, [MODES[args.mode], "basic"], games=args.games, workers=args.workers,
-                       seed=args.seed, table=args.table, hands=1, observe=show_truth,
+                       seed=args.seed, table=args.table, hands=1,
                        checkpoint=lambda partial: write_json(partial, args.out),
                        checkpoint_every=args.checkpoint_every,
                        resume_from=load_results(args.out) if args.resume else None)

@@ -1,7 +1,8 @@
-"""Inference from the discards (canasta.players.inference) and the expert's ``read_discards`` worlds."""
+"""Inference from the discards (research.inference) and the expert's ``read_discards`` worlds."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from typing import Any
@@ -9,11 +10,9 @@ from typing import Any
 from canasta.cards import parse_card
 from canasta.engine.actions import DISCARD
 from canasta.engine.game import Game
-from canasta.players import ExpertPlayer
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer
-from canasta.players.expert import deal_reading_discards, determinize
-from canasta.players.inference import DiscardRead, discard_log_likelihood, discard_reads, kind_of
-from tests.helpers import load_example, shuffle_hidden
+from canasta.players.expert import determinize
+from research.inference import DiscardRead, deal_reading_discards, discard_log_likelihood, discard_reads, kind_of
 
 
 def test_discard_reads_name_each_other_side_s_last_discard_and_the_pile_it_went_on() -> None:
@@ -118,32 +117,9 @@ def test_reading_discards_picks_worlds_that_explain_them_and_match_the_observati
     assert sum(picked) / len(picked) > sum(plain) / len(plain)
 
 
-def test_the_discard_reading_expert_is_deterministic_and_blind_to_hidden_cards() -> None:
-    """The reading weighs worlds by the observation alone: hands that differ only in hidden cards get the
-    same choices."""
-    rng = random.Random(4)
-    game = Game("classic", 4, 31)
-    basic = BasicPlayer()
-    compared = 0
-
-    def player() -> ExpertPlayer:
-        return ExpertPlayer(7, worlds=2, max_rollouts=8, max_rollout=8, read_discards=True)
-
-    for _ in range(40):
-        actor = game.actor
-        obs = game.observation(actor)
-        legal = game.legal_actions()
-        twin = shuffle_hidden(game, actor, rng)
-        a = player().choose(obs, legal)
-        assert a == player().choose(twin.observation(actor), twin.legal_actions())
-        compared += len(legal) > 1 and bool(discard_reads(obs))
-        game.apply(basic.choose(obs, legal))
-    assert compared > 6
-
-
 def test_the_discard_signal_script_weighs_worlds_against_the_true_hands() -> None:
-    """examples/discard_inference_signal.py: its tallies are shares and means (one short hand, so it runs)."""
-    example = load_example("discard_inference_signal")
+    """research/discard_inference_signal.py: its tallies are shares and means (one short hand, so it runs)."""
+    example = importlib.import_module("research.discard_inference_signal")
     tally = example.measure("classic", 4, 1, 12, "signal-test", [10.0])
     assert tally.seats > 0
     for key in (0.0, 10.0):

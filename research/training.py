@@ -8,7 +8,7 @@ hand margin of each side (its hand score minus the opponents'). A multilayer per
 :data:`~canasta.players.value.FEATURES_V2` is fitted with PyTorch (CPU) to the mean squared error,
 made antisymmetric by training ``(f(x) - f(swap(x))) / 2``, and exported to numpy::
 
-    python -m canasta.players.training --hands 6000 --seed 0 --out canasta/players/data/value-net-v2.npz
+    python3 -m research.training --hands 6000 --seed 0 --out research/data/value-net-v2.npz
 
 Everything is seeded (the deals, the positions kept, torch's initialisation and batches), so the
 command reproduces the shipped file on the same versions of torch and numpy; it prints the run
@@ -29,7 +29,8 @@ import numpy as np
 
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer, BasicStyle
-from canasta.players.value import FEATURES_V2, NET_V2_FILE, WEIGHTS, NetValue, features, features_v2
+from canasta.players.value import WEIGHTS, features
+from research.net_value import FEATURES_V2, NET_V2_FILE, NetValue, features_v2
 
 KEEP = 0.25
 HIDDEN = 64
@@ -69,7 +70,7 @@ def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int = 40, hidden: int
     module itself (its output is in thousands of points)."""
     import torch
 
-    from canasta.players.value import swap_sides
+    from research.net_value import swap_sides
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)

@@ -1,4 +1,4 @@
-"""How much the discards say about the other hands: :mod:`canasta.players.inference` measured.
+"""How much the discards say about the other hands: :mod:`research.inference` measured.
 
 Plays one-hand games with ``basic`` at every seat and, before every draw, samples worlds as the expert does
 (``read_passes``), weights them by how likely each makes the opponents' last discards
@@ -6,7 +6,7 @@ Plays one-hand games with ``basic`` at every seat and, before every draw, sample
 hands of the seats read: the error in each seat's count of wild cards, the Brier score of "holds a natural pair
 of rank r" (the cards that take the pile), and the share of the true hand's cards a world deals it.
 
-    python3 examples/discard_inference_signal.py --hands 30 --worlds 100
+    python3 -m research.discard_inference_signal --hands 30 --worlds 100
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from canasta.engine.game import Game
 from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicPlayer, BasicStyle
 from canasta.players.card_reading import is_wild_code
 from canasta.players.expert import determinize
-from canasta.players.inference import discard_log_likelihood, discard_reads
+from research.inference import discard_log_likelihood, discard_reads
 
 NATURAL_RANKS = list(range(THREE + 1, ACE + 1))
 

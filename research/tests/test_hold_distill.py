@@ -1,7 +1,8 @@
-"""examples/hold_distill.py: the search's verdicts on melding, distilled into when to hold the cards back."""
+"""research/hold_distill.py: the search's verdicts on melding, distilled into when to hold the cards back."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -9,10 +10,8 @@ import pytest
 
 from canasta.engine.actions import ADD, MELD
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer
-from tests.helpers import load_example
 
-load_example("search_distill")  # hold_distill imports it as a sibling script
-hold = load_example("hold_distill")
+hold = importlib.import_module("research.hold_distill")
 
 
 def test_the_records_compare_holding_with_a_building_step() -> None:

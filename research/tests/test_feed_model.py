@@ -1,7 +1,8 @@
-"""examples/feed_model.py: a learned model of which discards let the next player take the pile."""
+"""research/feed_model.py: a learned model of which discards let the next player take the pile."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from itertools import pairwise
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 
 from canasta.engine.game import Game
 from canasta.players.basic import _at_least
-from tests.helpers import discards_in_one_hand, load_example
+from tests.helpers import discards_in_one_hand
 
-feed = load_example("feed_model")
+feed = importlib.import_module("research.feed_model")
 
 
 def test_the_chances_of_one_and_two_copies_match_counting() -> None:

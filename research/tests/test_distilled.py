@@ -1,8 +1,7 @@
-"""canasta.players.distilled: the expert's search on the discard, distilled into the base policy's discard."""
+"""research.distilled: the expert's search on the discard, distilled into the base policy's discard."""
 
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 
@@ -11,14 +10,21 @@ import pytest
 
 from canasta.engine.actions import DISCARD
 from canasta.engine.game import Game
-from canasta.players import levels
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer
-from canasta.players.distilled import DISCARD_FEATURES, DISCARD_MODELS, DiscardModel, DistilledBasic, load_discard_model
-from canasta.players.expert import ExpertPlayer
+from canasta.players.expert import ExpertSettings
+from research.distilled import (
+    DISCARD_FEATURES,
+    DISCARD_MODELS,
+    DiscardModel,
+    DistilledBasic,
+    DistilledSearchExpert,
+    load_discard_model,
+)
+from research.experts import research_expert
 from tests.helpers import discards_in_one_hand
 
 #: a small search, so that the tests play fast
-SMALL = {"worlds": 3, "horizon": 10}
+SMALL: dict[str, int] = {"worlds": 3, "horizon": 10}
 
 
 def discard_choices(player: BasicPlayer, other: BasicPlayer, deal: str, players: int = 4) -> tuple[int, int]:
@@ -58,7 +64,7 @@ def test_unknown_or_mismatched_models_are_refused_by_name(tmp_path: Path) -> Non
     with pytest.raises(ValueError, match="holds 1 weights; linear needs"):
         load_discard_model(str(short))
     with pytest.raises(ValueError, match="unknown discard model"):
-        ExpertPlayer(0, discard_model="nonsense")
+        DistilledSearchExpert(0, discard_model="nonsense")
 
 
 def test_the_distilled_discard_plays_legally_and_differs_from_the_base_style_at_its_table() -> None:
@@ -93,24 +99,8 @@ def test_a_bar_above_every_rated_gain_keeps_the_base_style_s_discard() -> None:
 
 def test_the_expert_searches_on_the_distilled_policy_when_asked() -> None:
     """``discard_model`` names the base and rollout policy's discard model; "none" turns it off."""
-    expert = ExpertPlayer(0, discard_model="distilled-v1", **SMALL)  # type: ignore[arg-type]
+    expert = DistilledSearchExpert(0, ExpertSettings(worlds=3, horizon=10), discard_model="distilled-v1")
     base = expert.base_policy("classic")
     assert isinstance(base, DistilledBasic) and base.candidates == expert.discards
-    assert type(ExpertPlayer(0, discard_model="none").base_policy("classic")) is BasicPlayer
+    assert type(research_expert(0, discard_model="none").base_policy("classic")) is BasicPlayer
     assert discards_in_one_hand(expert, "distilled-expert") > 0
-
-
-def test_expert_v1_spells_out_every_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 23: "today's expert (53fdcf2's default), kept loadable as a named level". A setting expert-v1 left to
-    its default would move with the default (the discard model did): it must give each one."""
-    given: dict[str, object] = {}
-
-    def record(*args: object, **kwargs: object) -> None:
-        given.update(kwargs)
-        given.update(zip(("seed",), args, strict=False))
-
-    monkeypatch.setattr(levels, "ExpertPlayer", record)
-    levels.expert_v1(0)
-    expected = set(inspect.signature(ExpertPlayer.__init__).parameters) - {"self"}
-    assert set(given) == expected
-    assert given["discard_model"] is None

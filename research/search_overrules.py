@@ -6,14 +6,15 @@ every candidate's value in every sampled world. For each kind of the base policy
 searched, how many the search overruled, into which kind of action, and the mean paired gain (points of hand margin,
 by the search's own values) of the overruling action over the base policy's choice.
 
-    python3 examples/search_overrules.py --games 30 --seed 1
-    python3 examples/search_overrules.py --games 30 --seed 1 --setting discard_model=distilled-v1
+    python3 -m research.search_overrules --games 30 --seed 1
+    python3 -m research.search_overrules --games 30 --seed 1 --setting discard_model=distilled-v1
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import mean
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from canasta.engine.actions import DRAW, TAKE
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer
-from canasta.players.expert import ExpertPlayer
+from research.experts import research_expert
 
 
 def kind_of(kind: str) -> str:
@@ -41,7 +42,7 @@ def overrules(games: int, seed: int, **settings: Any) -> dict[str, Tally]:
     tallies: dict[str, Tally] = defaultdict(Tally)
     for number in range(games):
         game = Game("classic", 4, f"overrules/{seed}/{number}")
-        expert = ExpertPlayer(f"overrules/{seed}/{number}", **settings)
+        expert = research_expert(f"overrules/{seed}/{number}", **settings)
         basic = BasicPlayer(f"overrules/{seed}/{number}")
         while not game.is_over and not game.hand_results:
             obs, legal = game.observation(game.actor), game.legal_actions()
@@ -81,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     from canasta.arena import expert_settings
 
-    readers = expert_settings()
+    readers: dict[str, Callable[[str], Any]] = {**expert_settings(), "discard_model": str}  # research_expert's distilled base policy too
     settings = {key: readers[key](value) for key, _, value in (s.partition("=") for s in args.setting)}
     print(render(overrules(args.games, args.seed, **settings)))
 

@@ -1,7 +1,7 @@
 """One step of expert iteration on the discard: the search's verdicts distilled into the base policy.
 
 The expert's search gains about as much over its base policy as an oracle of the next player's pile-taking power
-would (``examples/oracle_ceiling.py --mode basic-safe``), and most of what it does differently is which card it
+would (``research/oracle_ceiling.py --mode basic-safe``), and most of what it does differently is which card it
 throws. Each searched discard decision leaves a record (``ExpertPlayer.last_search``): every candidate's rollout
 value in every sampled world. This script asks whether a model of the *observation* can learn those verdicts,
 so that the base policy (and so the rollouts of a search on top of it) throws as the search would:
@@ -9,7 +9,7 @@ so that the base policy (and so the rollouts of a search on top of it) throws as
 1. ``collect`` plays one-hand 4-player Classic games of the expert's base style against ``basic``; at each of
    one side's discards it runs the shipped expert's search over the candidate discards alone and writes each
    candidate's paired gain over the base policy's discard (its mean over the worlds both were rolled out in)
-   beside what the seat can see of throwing it (``examples/feed_model.py``'s features, the base style's cost,
+   beside what the seat can see of throwing it (``research/feed_model.py``'s features, the base style's cost,
    the card's points, the copies held, the own side's meld of the rank);
 2. ``fit`` fits a ridge regression of the gain on the features and (``--expansion quadratic``, the default)
    their pairwise products, each decision's rows centred on their mean so that only differences between a
@@ -19,14 +19,14 @@ so that the base policy (and so the rollouts of a search on top of it) throws as
    ``BAR`` points above the base policy's choice; ``--arena GAMES`` plays it against ``basic`` beside the base
    style alone on the same deals, and ``--expert GAMES`` the expert searching on it (``DistilledExpert``).
 
-The features, the model and ``DistilledBasic`` live in :mod:`canasta.players.distilled` (the weights fitted in
+The features, the model and ``DistilledBasic`` live in :mod:`research.distilled` (the weights fitted in
 stop 43 of issue 23 ship as ``distilled-v1``: ``canasta arena --players expert:discard_model=distilled-v1,basic``);
 this script collects, fits and measures. ``collect --discard-model distilled-v1`` is a second step: the games and
 the search's rollouts on the distilled policy, each candidate judged against its discard.
 
-    python3 examples/search_distill.py collect --games 400 --seed 1 --out distill-1.jsonl
-    python3 examples/search_distill.py fit --data distill-1.jsonl --out distill-weights.json
-    python3 examples/search_distill.py arena --weights distill-weights.json --games 4000 --seed 4204
+    python3 -m research.search_distill collect --games 400 --seed 1 --out distill-1.jsonl
+    python3 -m research.search_distill fit --data distill-1.jsonl --out distill-weights.json
+    python3 -m research.search_distill arena --weights distill-weights.json --games 4000 --seed 4204
 """
 
 from __future__ import annotations
@@ -46,11 +46,12 @@ from canasta.engine.actions import DISCARD, Action
 from canasta.engine.game import Game
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _View, candidate_discards, discard_costs
-from canasta.players.distilled import DISCARD_FEATURES as FEATURES
-from canasta.players.distilled import DiscardModel, expand
-from canasta.players.distilled import DistilledBasic as ShippedDistilledBasic
-from canasta.players.distilled import decision_rows as model_rows
 from canasta.players.expert import ExpertPlayer
+from research.distilled import DISCARD_FEATURES as FEATURES
+from research.distilled import DiscardModel, DistilledSearchExpert, expand
+from research.distilled import DistilledBasic as ShippedDistilledBasic
+from research.distilled import decision_rows as model_rows
+from research.experts import research_expert
 
 #: the environment variable naming the weights file DistilledBasic and DistilledExpert read
 WEIGHTS_ENV = "CANASTA_DISTILL_WEIGHTS"
@@ -74,7 +75,7 @@ def one_side_s_turns(tag: str, games: int, seed: int, start: int = 0, **settings
     for number in range(start, games):
         name = f"{tag}/{seed}/{number}"
         game = Game("classic", 4, name)
-        expert = ExpertPlayer(seed=name, **settings)
+        expert = research_expert(name, **settings)
         base = expert.base_policy("classic")
         basic = BasicPlayer(name)
         rng = random.Random(name)
@@ -167,7 +168,7 @@ def agreement(records: list[dict[str, Any]], weights: np.ndarray, expansion: str
 
 
 class DistilledBasic(ShippedDistilledBasic):
-    """:class:`canasta.players.distilled.DistilledBasic` with the given weights, else the file named by
+    """:class:`research.distilled.DistilledBasic` with the given weights, else the file named by
     ``WEIGHTS_ENV``, and the bar ``BAR``."""
 
     def __init__(self, seed: int | str | None = 0, weights: np.ndarray | None = None,
@@ -179,9 +180,9 @@ class DistilledBasic(ShippedDistilledBasic):
             super().__init__(seed, model=model, bar=BAR)
 
 
-class DistilledExpert(ExpertPlayer):
+class DistilledExpert(DistilledSearchExpert):
     """The shipped expert searching on the weights in the file named by ``WEIGHTS_ENV`` (its base and rollout
-    policy at every seat: ``ExpertPlayer(discard_model=...)``)."""
+    policy at every seat)."""
 
     name = "expert-distilled"
 
@@ -204,7 +205,7 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", type=Path, required=True, help="JSON lines, appended (a rerun continues)")
     c.add_argument("--discard-model", default=None,
-                   help="the base policy's discard model (canasta.players.distilled): a second step of iteration")
+                   help="the base policy's discard model (research.distilled): a second step of iteration")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--also", type=Path, nargs="*", default=[],
@@ -256,7 +257,7 @@ def append_records(out: Path, records: Callable[[int], Iterator[dict[str, Any]]]
 
 def against_basic_beside_the_style(player: str, games: int, seed: int, out: Path | None) -> None:
     """``player`` and the base style alone (:class:`StyleBasic`) against ``basic`` on the same deals; with ``out``,
-    the results in STEM-NAME.json for each, which ``examples/arena_paired.py`` pairs."""
+    the results in STEM-NAME.json for each, which ``research/arena_paired.py`` pairs."""
     from canasta.arena import render, run_arena, write_json
 
     for name in (player, "search_distill:StyleBasic"):

@@ -1,6 +1,6 @@
 """Can a seat tell which of its discards would let the next player take the pile? A learned model, measured.
 
-``examples/oracle_ceiling.py --mode basic-safe`` showed that the expert's base policy, told by the true game which
+``research/oracle_ceiling.py --mode basic-safe`` showed that the expert's base policy, told by the true game which
 discards the next player could take the pile with, wins far more often against ``basic`` than the same policy
 without it. This script asks how much of that a model of the *observation* recovers:
 
@@ -12,7 +12,7 @@ without it. This script asks how much of that a model of the *observation* recov
 3. ``LearnedSafeBasic`` is the base policy that adds ``PRICE`` points per pile card times the model's chance to
    each discard's cost; ``--arena GAMES`` plays it against ``basic`` (duplicated deals), the weights in ``--out``.
 
-    python3 examples/feed_model.py --games 300 --seed 1 --out feed-weights.json --arena 4000
+    python3 -m research.feed_model --games 300 --seed 1 --out feed-weights.json --arena 4000
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from canasta.engine.actions import DISCARD, TAKE, Action
 from canasta.engine.game import Game
 from canasta.players.base import Observation
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _View, discard_costs
-from canasta.players.distilled import FEED_FEATURES as FEATURES
-from canasta.players.distilled import feed_features as features
+from research.distilled import FEED_FEATURES as FEATURES
+from research.distilled import feed_features as features
 
 #: the environment variable naming the weights file LearnedSafeBasic reads
 WEIGHTS_ENV = "CANASTA_FEED_WEIGHTS"

@@ -8,7 +8,7 @@ policy at every seat, scores every position for the side to move with the value,
 standard error is over hands (positions of one hand are not independent). ``leaf_at=turn``
 (``expert:leaf_at=turn``) stops a rollout at a turn's start instead.
 
-    python3 examples/value_phase_bias.py --variant classic --players 4 --hands 300 --seed 1
+    python3 -m research.value_phase_bias --variant classic --players 4 --hands 300 --seed 1
 """
 
 from __future__ import annotations

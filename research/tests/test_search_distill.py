@@ -1,18 +1,20 @@
-"""examples/search_distill.py: the search's discard verdicts distilled into the base policy."""
+"""research/search_distill.py: the search's discard verdicts distilled into the base policy."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from canasta.engine.game import Game
 from canasta.players.basic import EXPERT_STYLE, BasicPlayer
-from tests.helpers import discards_in_one_hand, load_example
+from tests.helpers import discards_in_one_hand
 
-distill = load_example("search_distill")
+distill = importlib.import_module("research.search_distill")
 #: a small search, so that the tests play fast
 SMALL = {"worlds": 3, "horizon": 10}
 
@@ -22,7 +24,7 @@ def records() -> list[dict[str, object]]:
     return list(distill.collect(2, 7, **SMALL))
 
 
-def test_the_records_hold_each_candidate_s_gain_over_the_base_policy_s_discard(records: list[dict]) -> None:
+def test_the_records_hold_each_candidate_s_gain_over_the_base_policy_s_discard(records: list[dict[str, Any]]) -> None:
     """The base policy's own discard gains nothing over itself; every row has the features' length."""
     assert records
     for r in records:
@@ -51,7 +53,7 @@ def test_the_fit_recovers_a_known_within_decision_rule() -> None:
 
 
 def test_the_distilled_basic_with_no_weights_is_the_base_style(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 records: list[dict]) -> None:
+                                                                 records: list[dict[str, Any]]) -> None:
     """All-zero weights rate every candidate alike, so the base policy's choice stands; fitted weights still
     throw a legal discard."""
     zero = distill.DistilledBasic(0, weights=np.zeros(len(distill.FEATURES)))  # linear

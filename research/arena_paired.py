@@ -1,7 +1,7 @@
 """Two arena results of the same deals compared deal by deal: the first file's player against the second's.
 
-    python3 examples/arena_paired.py mille-split.json mille.json
-    python3 examples/arena_paired.py a-1.json b-1.json a-2.json b-2.json   # each pair, then all pooled
+    python3 -m research.arena_paired mille-split.json mille.json
+    python3 -m research.arena_paired a-1.json b-1.json a-2.json b-2.json   # each pair, then all pooled
 
 Each file is a ``canasta arena --out STEM`` result (``STEM.json``, or ``STEM.json.gz``) whose non-``basic``
 player is the one compared; only the deals whose games finished in both files count. Prints the mean win

@@ -1,9 +1,9 @@
 """The search's verdicts on melding, distilled: when to hold the cards back instead of putting them on the table.
 
-``examples/search_overrules.py`` found the shipped search overruling its base policy's melding as often as its
+``research/search_overrules.py`` found the shipped search overruling its base policy's melding as often as its
 discards: 40% of the additions to a meld and of the new melds it searches, three times in four to hold the cards
 and discard instead. This script asks whether a model of the observation can learn those verdicts, as
-``examples/search_distill.py`` did for the discard:
+``research/search_distill.py`` did for the discard:
 
 1. ``collect`` plays one-hand 4-player Classic games of the expert's base style against ``basic``. At each of one
    side's building steps (``BasicPlayer._build_step``: a natural added to a meld, a new natural meld, a wild card
@@ -15,9 +15,9 @@ and discard instead. This script asks whether a model of the observation can lea
 3. ``HoldBasic`` is the base policy that holds back where the model rates holding ``BAR`` points above building;
    ``arena`` plays it against ``basic`` beside the base style alone on the same deals.
 
-    python3 examples/hold_distill.py collect --games 400 --seed 1 --out hold-1.jsonl
-    python3 examples/hold_distill.py fit --data hold-1.jsonl --out hold-weights.json
-    python3 examples/hold_distill.py arena --weights hold-weights.json --games 4000 --seed 4404 --out hold
+    python3 -m research.hold_distill collect --games 400 --seed 1 --out hold-1.jsonl
+    python3 -m research.hold_distill fit --data hold-1.jsonl --out hold-weights.json
+    python3 -m research.hold_distill arena --weights hold-weights.json --games 4000 --seed 4404 --out hold
 """
 
 from __future__ import annotations
@@ -32,11 +32,9 @@ from typing import Any
 import numpy as np
 
 from canasta.engine.actions import ADD, DISCARD, MELD, Action
-from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _is_wild, _View
-from canasta.players.distilled import expand
-
-# a sibling script: a script's own folder is on sys.path (the tests load search_distill first)
-from search_distill import against_basic_beside_the_style, append_records, load, one_side_s_turns  # isort: skip
+from canasta.players.basic import EXPERT_STYLE, BasicPlayer, _is_wild, _View  # type: ignore[attr-defined]
+from research.distilled import expand
+from research.search_distill import against_basic_beside_the_style, append_records, load, one_side_s_turns
 
 FEATURES = ("bias", "add_natural", "new_meld", "wild_add", "meld_size", "completes_canasta", "cards_used",
             "hand_after", "held_of_rank", "canastas", "can_go_out", "stock", "pile", "frozen",

@@ -18,10 +18,12 @@ twos, a joker, the black threes).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from canasta.cards import JOKER, parse_card
+from canasta.engine.game import Game
 from canasta.players.base import Observation
 from canasta.players.basic import BasicStyle, discard_costs
 from canasta.players.card_reading import is_wild_code
@@ -93,3 +95,18 @@ def discard_log_likelihood(read: DiscardRead, hands: Sequence[Sequence[int]], st
 
 
 __all__ = ["TEMPERATURE", "DiscardRead", "discard_log_likelihood", "discard_reads", "kind_of"]
+
+
+def deal_reading_discards(obs: Observation, rng: random.Random, deal: Callable[[Observation, random.Random], Game],
+                          reads: list[DiscardRead], style: BasicStyle, tries: int,
+                          temperature: float) -> Game:
+    """One of ``tries`` worlds dealt by ``deal``, picked with odds of how likely its hands make the other sides'
+    last discards (``reads``) under the discard model of ``style`` (:mod:`canasta.players.inference`)."""
+    worlds = [deal(obs, rng) for _ in range(tries)]
+    logs = [0.0] * tries
+    for read in reads:
+        for k, x in enumerate(discard_log_likelihood(
+                read, [w.hand_cards(read.seat) for w in worlds], style, temperature)):
+            logs[k] += x
+    top = max(logs)
+    return rng.choices(worlds, weights=[math.exp(x - top) for x in logs])[0]

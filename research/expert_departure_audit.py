@@ -14,8 +14,8 @@ not the table's). With ``--truth N`` each proposal is also played out in N copie
 hidden hands as they are, the stock shuffled) to the end of the hand by the base policy: where that gain and
 the re-measured one disagree, the model (its worlds or its value at the horizon) misleads the search.
 
-    python3 examples/expert_departure_audit.py --variant american --games 20 --seed 1 --out audit.jsonl
-    python3 examples/expert_departure_audit.py --variant american --games 10 --seed 2 --truth 48
+    python3 -m research.expert_departure_audit --variant american --games 20 --seed 1 --out audit.jsonl
+    python3 -m research.expert_departure_audit --variant american --games 10 --seed 2 --truth 48
 
 One JSON line per proposal: the phase, the number of candidates and worlds, the search's z (paired mean over
 its standard error), whether the default gate departed, and the re-measured gain with its standard error.
@@ -35,6 +35,7 @@ from canasta.engine.actions import Action
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer
 from canasta.players.expert import ExpertPlayer
+from research.experts import research_expert
 
 THRESHOLDS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 
@@ -70,8 +71,8 @@ def true_values(expert: ExpertPlayer, game: Game, actions: list[Action], copies:
 def audit(variant: str, players: int, games: int, seed: int, oracle_worlds: int,
           expert_options: dict[str, Any], truth: int = 0, out: TextIO | None = None) -> list[dict[str, Any]]:
     """The proposals of ``games`` one-hand games (each also written to ``out`` as a JSON line as it is found)."""
-    expert = ExpertPlayer(seed=seed, **expert_options)
-    played_out = ExpertPlayer(seed=seed, **{**expert_options, "leaf": "rollout", "max_rollout": 2000})
+    expert = research_expert(seed, **expert_options)
+    played_out = research_expert(seed, played_out=True, **{**expert_options, "max_rollout": 2000})
     basic = BasicPlayer()
     rows: list[dict[str, Any]] = []
     for number in range(games):

@@ -1,6 +1,6 @@
 """The expert's search on the discard, distilled into a model of the observation.
 
-The expert's search gains most over its base policy by which card it throws. ``examples/search_distill.py``
+The expert's search gains most over its base policy by which card it throws. ``research/search_distill.py``
 ran that search over the candidate discards alone at 10,565 discard decisions of 4-player Classic (843
 one-hand games of the base style against ``basic``). It labelled each candidate by its paired gain over the
 base policy's discard and fitted a ridge regression of those gains on what the seat sees of each card. The
@@ -10,7 +10,7 @@ candidates count.
 
 :class:`DistilledBasic` is BasicPlayer throwing, among the base style's cheapest candidate discards, the card
 the model rates best. Against ``basic`` it won 3.9 points more often than the base style alone (±1.6, 4,000
-one-hand games). The expert can search on it: ``ExpertPlayer(discard_model="distilled-v1")``, as its base and
+one-hand games). The expert can search on it: ``DistilledSearchExpert(discard_model="distilled-v1")``, as its base and
 rollout policy. The numbers are in docs/benchmarks.md, "Issue 23, stop 43" and "stop 44".
 
 Models by name (:data:`DISCARD_MODELS`; the name is versioned with the features):
@@ -34,11 +34,20 @@ import numpy as np
 from canasta.cards import BLACK_THREE_CODES, parse_card
 from canasta.engine.actions import DISCARD, Action
 from canasta.players.base import Observation
-from canasta.players.basic import EXPERT_STYLE, BasicPlayer, BasicStyle, _at_least, _discard_cost, _View
+from canasta.players.basic import (
+    EXPERT_STYLE,
+    VARIANT_STYLES,
+    BasicPlayer,
+    BasicStyle,
+    _at_least,
+    _discard_cost,
+    _View,
+)
 from canasta.players.card_reading import is_wild_code
+from canasta.players.expert import ExpertPlayer, ExpertSettings
 
 #: what a seat sees about whether a discard would let the next player take the pile
-#: (``examples/feed_model.py`` fits a model of that alone)
+#: (``research/feed_model.py`` fits a model of that alone)
 FEED_FEATURES = ("bias", "pair_chance", "one_chance", "unseen_copies", "melded_by_next", "frozen", "next_opened",
                  "passed", "thrown", "known_naturals", "pile_cards", "next_hand", "wild", "black_three",
                  "pair_chance_unfrozen", "melded_unfrozen")
@@ -185,3 +194,22 @@ class DistilledBasic(BasicPlayer):
         if best == kept or score[best] - score[kept] <= self.bar:
             return choice
         return next(a for a in candidates if a.cards[0] == best)
+
+
+class DistilledSearchExpert(ExpertPlayer):
+    """The expert searching on :class:`DistilledBasic` (``discard_model``, a name of :data:`DISCARD_MODELS` or a
+    path) as its base and rollout policy at every seat: the product's ``discard_model`` setting until it was
+    measured level under the search (docs/experiments.md, "Distilling the search")."""
+
+    def __init__(self, seed: int | str | None = 0, settings: ExpertSettings | None = None,
+                 discard_model: str | DiscardModel = "distilled-v1") -> None:
+        super().__init__(seed, settings)
+        self.discard_model = load_discard_model(discard_model) if isinstance(discard_model, str) else discard_model
+
+    def base_policy(self, variant: str) -> BasicPlayer:
+        got = self._bases.get(variant)
+        if got is None:
+            style = self.style if self.style is not None else VARIANT_STYLES.get(variant, EXPERT_STYLE)
+            got = self._bases[variant] = DistilledBasic(model=self.discard_model, style=style,
+                                                        candidates=self.discards)
+        return got

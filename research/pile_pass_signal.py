@@ -7,14 +7,15 @@ passed holds a pair of the rank less often than it holds a pair of any rank. Thi
 with ``basic`` at every seat and, before every action, counts over the other seats (optionally only those
 whose side has opened) how often a passed rank is held as a natural pair, against every natural rank.
 
-``--layoffs`` measures the second premise instead (``card_reading.laid_off_ranks``, the expert's
-``read_layoffs``): a seat that ended its turn with a meld of a rank on its side's table holds no natural of it.
+``--layoffs`` measures the second premise instead (:func:`laid_off_ranks`, once the expert's ``read_layoffs``,
+measured level or worse and removed: docs/experiments.md): a seat that ended its turn with a meld of a rank on
+its side's table holds no natural of it.
 Before every draw it counts the seats read, those whose true hand holds a natural of a rank read, and how many
 such naturals the true hands and a world sampled without that reading (``read_passes`` only) hold.
 
-    python3 examples/pile_pass_signal.py --variant american --hands 80
-    python3 examples/pile_pass_signal.py --variant classic --hands 80
-    python3 examples/pile_pass_signal.py --variant classic --hands 60 --layoffs
+    python3 -m research.pile_pass_signal --variant american --hands 80
+    python3 -m research.pile_pass_signal --variant classic --hands 80
+    python3 -m research.pile_pass_signal --variant classic --hands 60 --layoffs
 """
 
 from __future__ import annotations
@@ -24,14 +25,39 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from canasta.cards import ACE, THREE
+from canasta.cards import ACE, THREE, parse_rank
 from canasta.engine.game import Game
 from canasta.players.base import Observation
 from canasta.players.basic import BasicPlayer
-from canasta.players.card_reading import is_wild_code, laid_off_ranks, pile_passes
+from canasta.players.card_reading import is_wild_code, pile_passes
 from canasta.players.expert import determinize
 
 NATURAL_RANKS = list(range(THREE + 1, ACE + 1))  # four to ace: threes and wild cards are never read
+
+
+def laid_off_ranks(obs: Observation) -> list[set[int]]:
+    """Card reading: per seat, the natural ranks it would have laid off on its side's melds, so holds none of:
+    a seat that ends a turn with a meld of a rank on its side's table has added its naturals of that rank
+    (with BasicPlayer at every seat, 8 of 2,681 seats read before a draw in 4-player Classic held one:
+    ``python3 -m research.pile_pass_signal --layoffs``, docs/benchmarks.md). Read only where the observation shows the melds the
+    seat last played to: the seat before the one to play (its side's melds now; the seat to play cannot meld
+    for it) and, at the start of the turn (nothing melded yet this turn), the seat to play's partners. Empty
+    for the seat to play, and wherever the side has not opened."""
+    n: int = obs["players"]
+    seat: int = obs["seat"]
+    side_of = [s % len(obs["melds"]) for s in range(n)]
+    ranks: list[set[int]] = [set() for _ in range(n)]
+    if obs["turn"] != seat:
+        return ranks  # an answer in the partner's turn: whose melds are settled is not read here
+    melded = [{parse_rank(m["rank"]) for m in side if m["rank"] != "wild"} for side in obs["melds"]]
+    before = (seat - 1) % n
+    if side_of[before] != side_of[seat]:
+        ranks[before] = set(melded[side_of[before]])
+    if obs["phase"] == "draw":
+        for s in range(n):
+            if s != seat and side_of[s] == side_of[seat]:
+                ranks[s] = set(melded[side_of[seat]])
+    return ranks
 
 
 def positions(variant: str, players: int, hands: int, seed: str) -> Iterator[tuple[Game, Observation]]:

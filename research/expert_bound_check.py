@@ -1,6 +1,6 @@
 """How often the expert's bound on a decision's work (``max_steps``) changes its choice.
 
-    python3 examples/expert_bound_check.py hand-and-foot 4 1 2611
+    python3 -m research.expert_bound_check hand-and-foot 4 1 2611
 
 One-hand games of the default expert (side 0) against BasicPlayer; at every decision of the expert with a
 choice, the same decision is also taken without the bound (``max_steps=10**9``) and the two choices are
@@ -14,7 +14,7 @@ import json
 
 from canasta.engine.game import Game
 from canasta.players.basic import BasicPlayer
-from canasta.players.expert import ExpertPlayer
+from canasta.players.expert import ExpertPlayer, ExpertSettings
 
 UNBOUNDED = 10**9
 
@@ -32,8 +32,8 @@ def main() -> None:
     for g in range(args.games):
         game = Game(args.variant, args.table, f"bound/{args.seed}/{g}")
         seed = f"{args.seed}/{g}"
-        bounded = ExpertPlayer(seed) if args.max_steps is None else ExpertPlayer(seed, max_steps=args.max_steps)
-        unbounded = ExpertPlayer(seed, max_steps=UNBOUNDED)
+        bounded = ExpertPlayer(seed) if args.max_steps is None else ExpertPlayer(seed, ExpertSettings(max_steps=args.max_steps))
+        unbounded = ExpertPlayer(seed, ExpertSettings(max_steps=UNBOUNDED))
         while not game.is_over and game.hand_no == 1:
             obs, legal = game.observation(game.actor), game.legal_actions()
             if game.side_of(game.actor) != 0:
