@@ -11,7 +11,7 @@ candidates count.
 :class:`DistilledBasic` is BasicPlayer throwing, among the base style's cheapest candidate discards, the card
 the model rates best. Against ``basic`` it won 3.9 points more often than the base style alone (±1.6, 4,000
 one-hand games). The expert can search on it: ``DistilledSearchExpert(discard_model="distilled-v1")``, as its base and
-rollout policy. The numbers are in docs/benchmarks.md, "Issue 23, stop 43" and "stop 44".
+rollout policy. The numbers are in docs/experiments.md, "2026-11-28, `64bfe9c`" and "2026-11-28, `43e683d`".
 
 Models by name (:data:`DISCARD_MODELS`; the name is versioned with the features):
 
@@ -199,7 +199,7 @@ class DistilledBasic(BasicPlayer):
 class DistilledSearchExpert(ExpertPlayer):
     """The expert searching on :class:`DistilledBasic` (``discard_model``, a name of :data:`DISCARD_MODELS` or a
     path) as its base and rollout policy at every seat: the product's ``discard_model`` setting until it was
-    measured level under the search (docs/experiments.md, "Distilling the search")."""
+    measured level under the search (docs/experiments.md, "The search's discard verdicts, distilled")."""
 
     def __init__(self, seed: int | str | None = 0, settings: ExpertSettings | None = None,
                  discard_model: str | DiscardModel = "distilled-v1") -> None:

@@ -101,7 +101,7 @@ def deal_reading_discards(obs: Observation, rng: random.Random, deal: Callable[[
                           reads: list[DiscardRead], style: BasicStyle, tries: int,
                           temperature: float) -> Game:
     """One of ``tries`` worlds dealt by ``deal``, picked with odds of how likely its hands make the other sides'
-    last discards (``reads``) under the discard model of ``style`` (:mod:`canasta.players.inference`)."""
+    last discards (``reads``) under the discard model of ``style`` (:mod:`research.inference`)."""
     worlds = [deal(obs, rng) for _ in range(tries)]
     logs = [0.0] * tries
     for read in reads:

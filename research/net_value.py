@@ -2,7 +2,7 @@
 figures apart, the stock and the pile), trained with PyTorch on 20,000 self-play hands by
 :mod:`research.training` and kept as numpy arrays (``data/value-net-v2.npz``, 57 kB): numpy runs it, PyTorch
 is needed only to train. It did not measurably beat the linear weights of :mod:`canasta.players.value`
-(docs/experiments.md, "Leaf values"), so the product does not ship it; :class:`NetValueExpert` is the
+(docs/experiments.md, "Value leaves"), so the product does not ship it; :class:`NetValueExpert` is the
 expert scoring its leaves with it.
 """
 

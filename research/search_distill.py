@@ -20,7 +20,7 @@ so that the base policy (and so the rollouts of a search on top of it) throws as
    style alone on the same deals, and ``--expert GAMES`` the expert searching on it (``DistilledExpert``).
 
 The features, the model and ``DistilledBasic`` live in :mod:`research.distilled` (the weights fitted in
-stop 43 of issue 23 ship as ``distilled-v1``: ``canasta arena --players expert:discard_model=distilled-v1,basic``);
+the run of 2026-11-28, `64bfe9c` ship as ``distilled-v1``: ``canasta arena --players expert:discard_model=distilled-v1,basic``);
 this script collects, fits and measures. ``collect --discard-model distilled-v1`` is a second step: the games and
 the search's rollouts on the distilled policy, each candidate judged against its discard.
 

@@ -84,7 +84,7 @@ def test_basic_styles_are_named_in_the_arena() -> None:
 
 def test_family_styles_are_named_in_the_arena() -> None:
     """A family's judgement calls are set as ``american.key=value`` or ``feet.key=value`` (how the expert's
-    American and Hand and Foot base styles were compared: docs/benchmarks.md, "The base style in each set variant"); an
+    American and Hand and Foot base styles were compared: docs/experiments.md, "The base style in each set variant"); an
     unknown key or a value of the wrong type is refused by name."""
     from canasta.players.american_basic import AmericanStyle
     from canasta.players.feet_basic import FeetStyle

@@ -324,7 +324,7 @@ def test_expert_v1_level_keeps_the_choices_of_53fdcf2() -> None:
 def test_the_base_style_is_the_variant_s_unless_one_is_given() -> None:
     """The expert's base and rollout policy plays EXPERT_STYLE, except in Mille, where that style loses to the
     texts' defaults over 4,000 one-hand games, and in Hand and Foot and Triple Play, which play their family's
-    tuned styles (docs/benchmarks.md, "The base style in each set variant"); a style given to the player is used
+    tuned styles (docs/experiments.md, "The base style in each set variant"); a style given to the player is used
     everywhere (expert-v1 keeps its own)."""
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE
     from canasta.players.basic import DEFAULT_STYLE, EXPERT_STYLE, BasicStyle

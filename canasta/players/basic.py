@@ -116,7 +116,7 @@ DEFAULT_STYLE = BasicStyle()
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely. Here,
 #: below the expert and the learned value (fitted to hands played in this style), so both import it.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25, american=AMERICAN_EXPERT_STYLE)
-#: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/benchmarks.md,
+#: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/experiments.md,
 #: "The base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
 #: (``wild_completes=5``) costs 3.4 points of win rate there; Hand and Foot and Triple Play play their own
 #: family styles. Elsewhere the tuned style wins, or the family's

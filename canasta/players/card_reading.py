@@ -31,7 +31,7 @@ def pile_passes(obs: Observation) -> list[set[int]]:
     a card rarely holds a pair of its rank: with BasicPlayer at every seat 4% of passed ranks are held as a
     pair, against 13% of all ranks. The top card does not count for the seat to play until it has drawn;
     wild cards and threes tell nothing. (Reading the thrower too, who holds a pair of the rank thrown even
-    more rarely, 1%, did worse over the same 200 games: docs/benchmarks.md.)"""
+    more rarely, 1%, did worse over the same 200 games: docs/experiments.md.)"""
     n: int = obs["players"]
     turn: int = obs["turn"]
     passes: list[set[int]] = [set() for _ in range(n)]

@@ -98,7 +98,7 @@ from canasta.variants.classic import Classic
 WILD_RANK = 1
 
 #: Default budget: sampled worlds per decision, and a cap on the rollouts per decision.
-WORLDS = 12  # measured: 12 worlds beat 6 and 2 on the same deals (docs/benchmarks.md)
+WORLDS = 12  # measured: 12 worlds beat 6 and 2 on the same deals (docs/experiments.md)
 #: worlds where rollouts end in the value (Classic, 4 players): short rollouts buy twice the worlds
 VALUE_WORLDS = 24
 MAX_ROLLOUTS = 144
@@ -113,7 +113,7 @@ MAX_STEPS = 6_000
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search; eight lost 3.7
-#: points, half-width 5.1, over 200 deals of 4-player Classic: docs/experiments.md, "Candidate discards").
+#: points, half-width 5.1, over 200 deals of 4-player Classic: docs/experiments.md, "2026-11-27, `9342939`").
 CANDIDATE_DISCARDS = 4
 #: how far a rollout runs where it ends in the value: about two and a half rounds of four turns (16 did no
 #: better in a first trial). Rollouts end in a learned value of canasta.players.value at the tables it was
@@ -122,11 +122,11 @@ CANDIDATE_DISCARDS = 4
 #: rollouts 53.1%.
 HORIZON = 40
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
-READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
+READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/experiments.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
 #: in 4-player Classic, weights of its own in 2-player Classic (level with played-out rollouts there, and a
 #: fixed cost), and weights over the score's items in Hand and Foot, Triple Play and American (ahead of
-#: played-out rollouts on the same deals): docs/experiments.md, "Leaf values"
+#: played-out rollouts on the same deals): docs/experiments.md, "Value leaves"
 VALUE_MODEL = "linear-tables"
 
 

@@ -19,13 +19,13 @@ Values by name (:data:`VALUE_MODELS`, the name versioned with its features): ``l
 linear value above (the frozen baseline, level ``expert-v1``); ``linear-tables``, the same features with
 weights fitted at each table of :data:`TABLE_WEIGHTS` (4-player Classic's are ``linear-v1``'s, 2-player
 Classic's its own; the expert's default). A small network over richer features (``net-v2``) did not
-measurably beat the linear weights and lives in ``research/net_value.py`` (docs/experiments.md, "Leaf values").
+measurably beat the linear weights and lives in ``research/net_value.py`` (docs/experiments.md, "Value leaves").
 
 Hand and Foot, Triple Play and Modern American score a hand very differently from Classic (books of seven,
 unplayed feet and knees, penalties for incomplete melds), so their positions are described by
 :data:`SCORE_FEATURES` instead: the items of the hand's score if it ended now, and what the side holds and has
 still to pick up, with weights fitted by the same command at each of those tables (:data:`SCORED_TABLE_WEIGHTS`,
-part of ``linear-tables`` since 2026-11: docs/experiments.md, "Leaf values").
+part of ``linear-tables`` since 2026-11: docs/experiments.md, "Value leaves").
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ CLASSIC_FOUR: Table = ("classic", 4)
 #: the :data:`FEATURES` weights fitted at each table (``linear-tables``), each by
 #: ``python3 -m research.value_fit --variant V --players N --hands 3000 --seed 0`` with the expert's base
 #: style of that variant; the R^2 is on 500 fresh hands (seed 1). Mille's (R^2 0.304) are left out: its
-#: expert scored by them lost to the played-out rollouts (docs/benchmarks.md, "Issue 23, stop 30")
+#: expert scored by them lost to the played-out rollouts (docs/experiments.md, "2026-11-26, `babd152`")
 TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     CLASSIC_FOUR: WEIGHTS,
     ("classic", 2): (1.284, 405.84, 163.614, 44.864, -35.394, 1.379, -60.404, 111.631, 45.331, 131.905, -172.542,
@@ -83,12 +83,12 @@ TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
 SCORED_TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     ("hand-and-foot", 4): (1.474, -0.336, 0.903, 0.665, 0.444, 0.944, 0.0, 0.0, 0.0, 309.924, 222.273, 31.232,
                            22.116, 66.734, 88.082, -239.701, 2.027),  # R^2 0.248
-    # refitted at stop 35 to hands of Modern American's own base style (AMERICAN_EXPERT_STYLE: stop 33's settings
-    # and stop 35's priced discards); the defaults' fit was (0.818, -2.634, 0.94, 1.194, 0, 0, 0.477, 0.362,
+    # refitted on 2026-11-27, `1ae67ed` to hands of Modern American's own base style (AMERICAN_EXPERT_STYLE: the 2026-11-26, `0a14efe` run's settings
+    # and the 2026-11-27, `1ae67ed` run's priced discards); the defaults' fit was (0.818, -2.634, 0.94, 1.194, 0, 0, 0.477, 0.362,
     # 0.191, 230.716, 77.506, -19.205, 2.335, 34.47, 0, 491.621, 2.996), R^2 0.26
     ("american", 4): (0.533, -3.063, 0.968, 1.196, -0.0, -0.0, 0.281, 0.371, 0.242, 173.066, 49.143, -14.764,
                       -19.677, 42.625, 0.0, 549.596, 2.415),  # R^2 0.188
-    # refitted at stop 34 to hands of Triple Play's own base style (TRIPLE_PLAY_EXPERT_STYLE); the defaults' fit,
+    # refitted on 2026-11-27, `8e10827` to hands of Triple Play's own base style (TRIPLE_PLAY_EXPERT_STYLE); the defaults' fit,
     # which the search followed away from that style, was (-0.665, 0.498, 0.769, 0.976, 0.095, 0.783, 0, 0, 0,
     # 757.619, 494.504, 137.463, -248.661, -33.404, -85.242, -1104.978, 7.837), R^2 0.427
     ("triple-play", 4): (1.026, 0.321, 0.587, 0.233, 0.722, 0.981, 0.0, -0.0, 0.0, 563.154, 410.379, -3.663,
