@@ -27,7 +27,6 @@ results file as they go (``checkpoint``) and pick up where they stopped (``resum
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import json
 import math
 import multiprocessing
@@ -38,7 +37,6 @@ import types
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +44,7 @@ from canasta.engine.game import Game
 from canasta.players import PLAYERS, Player, get_player
 from canasta.players.base import PlayerFactory, is_class_reference, load_class_reference, load_registered, registered_players
 from canasta.players.basic import BasicPlayer, BasicStyle
-from canasta.players.expert import EXPERT_STYLE, ExpertPlayer
-
-#: what a player is shown at its turn, given the game and its seat (``play_one``'s ``observe``)
-Observer = Callable[[Game, int], dict[str, Any]]
+from canasta.players.expert import EXPERT_STYLE, ExpertPlayer, ExpertSettings
 
 Z95 = 1.959963984540054
 
@@ -97,12 +92,20 @@ def _setting_reader(kind: Any) -> Callable[[str], Any]:
     raise TypeError(f"no reader for {kind!r}")
 
 
+#: expert settings the product no longer has: options measured level with the default or worse at the table
+#: (docs/experiments.md says what each measured; research/ keeps the code of those worth rerunning)
+REMOVED_EXPERT_SETTINGS = frozenset({
+    "objective", "objective_scale", "search", "leaf", "leaf_at", "safe", "gate", "american_discards",
+    "read_layoffs", "read_discards", "discard_tries", "discard_temperature", "fill_worlds", "opponents",
+    "discard_model",
+})
+
+
 def expert_settings() -> dict[str, Callable[[str], Any]]:
-    """Every ExpertPlayer constructor parameter an ``expert:key=value`` spec may set, read from its
-    signature (so a new setting needs no change here), with how its text is read."""
-    hints = typing.get_type_hints(ExpertPlayer.__init__)
-    return {name: _setting_reader(hints[name]) for name in inspect.signature(ExpertPlayer.__init__).parameters
-            if name not in ("self", "seed", "style")}
+    """Every field of :class:`ExpertSettings` an ``expert:key=value`` spec may set (so a new setting needs no
+    change here), with how its text is read; the base style is set as ``style.KEY``."""
+    hints = typing.get_type_hints(ExpertSettings)
+    return {f.name: _setting_reader(hints[f.name]) for f in dataclasses.fields(ExpertSettings) if f.name != "style"}
 
 
 def _style_fields(style_class: Any, prefix: str = "") -> dict[str, Callable[[str], Any]]:
@@ -176,6 +179,9 @@ def make_player(spec: str, seed: int | str) -> Player:
         if sep and key.startswith("style."):  # the base and rollout style: EXPERT_STYLE with this changed
             style_params.append(f"{key.removeprefix('style.')}={value}")
             continue
+        if sep and key in REMOVED_EXPERT_SETTINGS:
+            raise ValueError(f"expert setting {p!r}: {key!r} was an experiment, measured level or worse, and is "
+                             "no longer a setting (docs/experiments.md)")
         if not sep or key not in settings:
             raise ValueError(f"expert setting {p!r}: use key=value with a key of "
                              f"{', '.join(sorted(settings))}, or style.KEY for a setting of the base style")
@@ -185,7 +191,7 @@ def make_player(spec: str, seed: int | str) -> Player:
             raise ValueError(f"expert setting {p!r}: {exc}") from None
     if style_params:
         kwargs["style"] = basic_style(style_params, EXPERT_STYLE)
-    return ExpertPlayer(seed, **kwargs)
+    return ExpertPlayer(seed, ExpertSettings(**kwargs))
 
 
 @dataclass(frozen=True)
@@ -200,9 +206,8 @@ class GameSpec:
     hands: int
 
 
-def play_one(spec: GameSpec, observe: Observer | None = None) -> dict[str, Any]:
-    """Play one game; a JSON-able record. Each player is shown ``game.observation(seat)``, or what
-    ``observe(game, seat)`` returns (a research script's hook: ``examples/oracle_ceiling.py``)."""
+def play_one(spec: GameSpec) -> dict[str, Any]:
+    """Play one game; a JSON-able record. Each player is shown ``game.observation(seat)``."""
     game = Game(spec.variant, spec.table, spec.seed, dict(spec.rules))
     seat_players = [make_player(spec.names[game.side_of(s)], f"{spec.seed}/{s}") for s in range(spec.table)]
     sides = game.num_sides
@@ -215,8 +220,7 @@ def play_one(spec: GameSpec, observe: Observer | None = None) -> dict[str, Any]:
         actor = game.actor
         legal = game.legal_actions()
         t0 = time.perf_counter()
-        shown = game.observation(actor) if observe is None else observe(game, actor)
-        action = seat_players[actor].choose(shown, legal)
+        action = seat_players[actor].choose(game.observation(actor), legal)
         dt = time.perf_counter() - t0
         side = game.side_of(actor)
         decisions[side] += 1
@@ -314,7 +318,7 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
               table: int | None = None, rules: dict[str, Any] | None = None, hands: int = 0,
               progress: Callable[[int, int], None] | None = None, ray_address: str | None = None,
               checkpoint: Callable[[dict[str, Any]], object] | None = None, checkpoint_every: int = 5,
-              resume_from: dict[str, Any] | None = None, observe: Observer | None = None) -> dict[str, Any]:
+              resume_from: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the games (in ``workers`` processes; all cores by default) and summarize them.
 
     With ``ray_address`` the games run as Ray tasks on that cluster instead (``"local"`` starts a
@@ -326,13 +330,9 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     ``resume_from`` is such a partial result: its games are kept and only the missing ones are played,
     so the final result equals an uninterrupted run's (the settings must match; timings aside). A result of
     fewer deals, finished or not, is extended the same way: only the new deals' games are played.
-    ``observe`` replaces what players are shown (``play_one``; a module-level function, for the worker
-    processes; not with Ray).
     """
     from canasta.variants import find_variant
 
-    if observe is not None and ray_address is not None:
-        raise ValueError("observe is for runs on this machine, not on Ray")
     cls = find_variant(variant)
     if table is None:
         table = 4 if len(names) == 2 else len(names)
@@ -374,7 +374,7 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     every = max(1, checkpoint_every) * sides
     played = 0
     try:
-        games_iter = _map(specs, workers, observe) if ray_address is None else _map_ray(specs, ray_address)
+        games_iter = _map(specs, workers) if ray_address is None else _map_ray(specs, ray_address)
         for rec in games_iter:
             records.append(rec)
             played += 1
@@ -389,14 +389,13 @@ def run_arena(variant: str, names: list[str], games: int = 20, workers: int | No
     return result(complete=True)
 
 
-def _map(specs: list[GameSpec], workers: int, observe: Observer | None = None) -> Iterator[dict[str, Any]]:
-    play = play_one if observe is None else partial(play_one, observe=observe)
+def _map(specs: list[GameSpec], workers: int) -> Iterator[dict[str, Any]]:
     if workers == 1 or len(specs) == 1:
-        yield from map(play, specs)
+        yield from map(play_one, specs)
         return
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
     with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(play, specs)
+        yield from pool.imap_unordered(play_one, specs)
 
 
 def _map_ray(specs: list[GameSpec], address: str) -> Iterator[dict[str, Any]]:

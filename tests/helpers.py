@@ -11,13 +11,9 @@ must be short or empty.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -230,15 +226,3 @@ def discards_in_one_hand(player: Any, deal: str, variant: str = "classic", playe
         discards += choice.kind == DISCARD
         game.push(choice)
     return discards
-
-
-def load_example(name: str) -> ModuleType:
-    """The script ``examples/NAME.py`` imported as a module (examples are scripts, not a package), registered in
-    ``sys.modules`` so its dataclasses can look their module up."""
-    path = Path(__file__).resolve().parent.parent / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module

@@ -54,18 +54,20 @@ def test_player_specs() -> None:
 
 
 def test_every_expert_setting_is_reachable_from_the_arena() -> None:
-    """Every ExpertPlayer constructor parameter is an ``expert:`` setting, read as its type (the parser
-    follows the signature): the learned value (``value=``) and the discard safety (``safe=``) included."""
-    import inspect
+    """Every field of ExpertSettings is an ``expert:`` setting, read as its type (the parser follows the
+    dataclass; the base style is set as ``style.KEY``): the learned value (``value=``) included."""
+    import dataclasses
 
     from canasta.arena import expert_settings
+    from canasta.players.expert import ExpertSettings
 
-    names = set(inspect.signature(ExpertPlayer.__init__).parameters) - {"self", "seed", "style"}
+    names = {f.name for f in dataclasses.fields(ExpertSettings)} - {"style"}
     assert set(expert_settings()) == names
-    p = make_player("expert:value=net-v2:safe=0:read_passes=true:value_worlds=3:seconds=0.25", 1)
-    assert isinstance(p, ExpertPlayer) and p.safe_discards is False and p.read_passes is True
+    p = make_player("expert:value=linear-v1:read_passes=true:value_worlds=3:seconds=0.25", 1)
+    assert isinstance(p, ExpertPlayer) and p.read_passes is True and p.settings.value == "linear-v1"
     assert p.value_worlds == 3 and p.seconds == 0.25
-    for bad in ("expert:safe=maybe", "expert:worlds=many", "expert:bogus=1", "expert:value=nonesuch"):
+    for bad in ("expert:read_passes=maybe", "expert:worlds=many", "expert:bogus=1", "expert:value=nonesuch",
+                "expert:value=net-v2"):
         with pytest.raises(ValueError):
             make_player(bad, 1)
 
@@ -82,7 +84,7 @@ def test_basic_styles_are_named_in_the_arena() -> None:
 
 def test_family_styles_are_named_in_the_arena() -> None:
     """A family's judgement calls are set as ``american.key=value`` or ``feet.key=value`` (how the expert's
-    American and Hand and Foot base styles were compared: docs/benchmarks.md, "The base style in each set variant"); an
+    American and Hand and Foot base styles were compared: docs/experiments.md, "The base style in each set variant"); an
     unknown key or a value of the wrong type is refused by name."""
     from canasta.players.american_basic import AmericanStyle
     from canasta.players.feet_basic import FeetStyle

@@ -279,7 +279,7 @@ def test_american_basic_puts_wild_cards_on_melds_once_it_may_go_out() -> None:
 def test_the_expert_s_american_style_puts_a_wild_card_on_a_meld_of_five() -> None:
     """Terms: a wild card may join a meld 'provided that the meld already contains at least five natural cards'.
     The basic player keeps its wild card until a meld has six (then it closes a canasta); the expert's base
-    style (AMERICAN_EXPERT_STYLE, tuned by self-play: docs/benchmarks.md, "The base style in each set variant") lays it on a
+    style (AMERICAN_EXPERT_STYLE, tuned by self-play: docs/experiments.md, "The base style in each set variant") lays it on a
     meld of five, and with one canasta made it starts putting its wild cards on melds."""
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, AmericanStyle
     from canasta.players.basic import EXPERT_STYLE, BasicStyle
@@ -304,7 +304,7 @@ def test_the_expert_s_american_style_puts_a_wild_card_on_a_meld_of_five() -> Non
 def test_the_expert_s_american_style_prices_a_discard_by_the_pile_it_may_feed() -> None:
     """Terms: 'You can only take the discard pile if you have a pair of natural cards in your hand which are of
     the same rank as the top card of the discard pile.' The basic player throws the lowest of equally useless
-    cards; the expert's base style (``danger``, stop 35) weighs the chance that the next player holds such a
+    cards; the expert's base style (``danger``, the run of 2026-11-27, `1ae67ed`) weighs the chance that the next player holds such a
     pair, from the cards not yet seen, times the pile's size: with six eights in the pile and one in hand, an
     eight cannot be taken, a five can."""
     from canasta.players.american_basic import AMERICAN_EXPERT_STYLE, AmericanStyle, _pair_chance, _View
@@ -325,7 +325,7 @@ def test_the_expert_s_hand_and_foot_style_keeps_wild_cards_off_natural_melds() -
     """Hand and Foot: wild cards make dirty piles ('a dirty pile ... may contain up to three wild cards')
     or a pile of wild cards. The basic player puts a wild card on a meld of four or more while dirty piles
     are missing; the expert's base style there (HAND_AND_FOOT_EXPERT_STYLE, tuned by self-play:
-    docs/benchmarks.md, "The base style in each set variant") never does, keeping them for the pile of wild cards and the last
+    docs/experiments.md, "The base style in each set variant") never does, keeping them for the pile of wild cards and the last
     discard. Found by playing seeded hands until the basic player makes that move."""
     from canasta.players.basic import VARIANT_STYLES
     from canasta.players.feet_basic import HAND_AND_FOOT_EXPERT_STYLE
@@ -353,7 +353,7 @@ def test_the_expert_s_triple_play_style_keeps_5s_and_7s_and_builds_more_piles_of
     """Triple Play: '7s: 5,000 points per canasta. 5s: 3,000 per canasta. Wild cards: 2,500 points per
     canasta.' (Denexa). The basic player throws the lowest single card and builds one pile of wild cards, the one
     the basic book needs; the expert's base style there (TRIPLE_PLAY_EXPERT_STYLE, tuned by self-play:
-    docs/benchmarks.md, "The base style in each set variant") throws a 5 or a 7 only when every natural card
+    docs/experiments.md, "The base style in each set variant") throws a 5 or a 7 only when every natural card
     left is one, and goes on building piles of wild cards. Found by playing seeded hands until the basic player
     makes each of those moves."""
     from canasta.players.basic import VARIANT_STYLES, BasicStyle

@@ -23,7 +23,7 @@ from canasta.engine.actions import Action
 from canasta.errors import IllegalActionError, OptionError
 from canasta.notation import format_action, parse_action
 from canasta.players.basic import BasicPlayer
-from canasta.players.expert import ExpertPlayer
+from canasta.players.expert import ExpertPlayer, ExpertSettings
 from canasta.players.random_player import RandomPlayer
 from canasta.runs import arrange_run
 from canasta.scoring import score_meld_side
@@ -515,7 +515,8 @@ def test_whole_games(players: int, kind: str):
     for seed in range(2 if kind != "expert" else 1):
         g = Game("burraco", players, seed, rules)
         bots = [RandomPlayer(seed + s) if kind == "random" else BasicPlayer(seed) if kind == "basic"
-                else ExpertPlayer(seed, worlds=1, max_rollouts=4, max_rollout=8) for s in range(players)]
+                else ExpertPlayer(seed, ExpertSettings(worlds=1, max_rollouts=4, max_rollout=8))
+                for s in range(players)]
         steps = 0
         while not g.is_over and (max_hands is None or len(g.hand_results) < max_hands):
             legal = g.legal_actions()

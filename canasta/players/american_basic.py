@@ -67,10 +67,10 @@ class AmericanStyle:
 
 AMERICAN_DEFAULT_STYLE = AmericanStyle()
 #: the expert's base and rollout policy in Modern American: a wild card onto a meld of five (not only the
-#: sixth), wild cards onto melds once the side has one canasta (stop 33: 51.8% [50.3%, 53.4%] of 4,000
-#: one-hand games against the defaults), and discards priced by the pile they may feed (stop 35: 52.0% of
-#: 4,000 against the stop 33 style, 53.5% [52.0%, 55.1%] against the defaults, margin +176 a hand;
-#: docs/benchmarks.md, "The base style in each set variant")
+#: sixth), wild cards onto melds once the side has one canasta (2026-11-26, `0a14efe`: 51.8% [50.3%, 53.4%] of 4,000
+#: one-hand games against the defaults), and discards priced by the pile they may feed (2026-11-27, `1ae67ed`: 52.0% of
+#: 4,000 against the 2026-11-26, `0a14efe` style, 53.5% [52.0%, 55.1%] against the defaults, margin +176 a hand;
+#: docs/experiments.md, "The base style in each set variant")
 AMERICAN_EXPERT_STYLE = AmericanStyle(wild_closes=5, out_canastas=1, danger=10.0)
 
 

@@ -116,7 +116,7 @@ DEFAULT_STYLE = BasicStyle()
 #: self-play (docs/research.md): a wild card onto a meld of five, and black threes thrown freely. Here,
 #: below the expert and the learned value (fitted to hands played in this style), so both import it.
 EXPERT_STYLE = BasicStyle(wild_completes=5, black_three_cost=0.0, pass_danger=0.25, american=AMERICAN_EXPERT_STYLE)
-#: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/benchmarks.md,
+#: the expert's base style in a variant where EXPERT_STYLE is not the best measured (docs/experiments.md,
 #: "The base style in each set variant"): Mille's wild cards are unlimited, and putting them on melds of five
 #: (``wild_completes=5``) costs 3.4 points of win rate there; Hand and Foot and Triple Play play their own
 #: family styles. Elsewhere the tuned style wins, or the family's
@@ -453,7 +453,7 @@ def _take_chance(view: _View, side: int, hidden: int, opened: bool) -> float:
 def discard_costs(obs: Observation, hands: Sequence[Sequence[int]], style: BasicStyle = DEFAULT_STYLE
                   ) -> list[list[float]]:
     """The discard cost ``style`` gives each card of each hand, were ``obs``'s seat to hold it (``obs``'s own
-    hand is ignored): the model of a seat's discards that :mod:`canasta.players.inference` reads worlds by."""
+    hand is ignored): the model of a seat's discards that ``research/inference.py`` reads worlds by."""
     view = _View(obs)
     out: list[list[float]] = []
     for hand in hands:

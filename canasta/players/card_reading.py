@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from canasta.cards import JOKER, THREE, parse_card, parse_rank
+from canasta.cards import JOKER, THREE, parse_card
 from canasta.players.base import Observation
 
 
@@ -31,7 +31,7 @@ def pile_passes(obs: Observation) -> list[set[int]]:
     a card rarely holds a pair of its rank: with BasicPlayer at every seat 4% of passed ranks are held as a
     pair, against 13% of all ranks. The top card does not count for the seat to play until it has drawn;
     wild cards and threes tell nothing. (Reading the thrower too, who holds a pair of the rank thrown even
-    more rarely, 1%, did worse over the same 200 games: docs/benchmarks.md.)"""
+    more rarely, 1%, did worse over the same 200 games: docs/experiments.md.)"""
     n: int = obs["players"]
     turn: int = obs["turn"]
     passes: list[set[int]] = [set() for _ in range(n)]
@@ -96,29 +96,4 @@ def respect_limits(dealt: list[int], known: list[int], most: dict[int, int], poo
             held -= 1
 
 
-def laid_off_ranks(obs: Observation) -> list[set[int]]:
-    """Card reading: per seat, the natural ranks it would have laid off on its side's melds, so holds none of:
-    a seat that ends a turn with a meld of a rank on its side's table has added its naturals of that rank
-    (with BasicPlayer at every seat, 8 of 2,681 seats read before a draw in 4-player Classic held one:
-    ``examples/pile_pass_signal.py --layoffs``, docs/benchmarks.md). Read only where the observation shows the melds the
-    seat last played to: the seat before the one to play (its side's melds now; the seat to play cannot meld
-    for it) and, at the start of the turn (nothing melded yet this turn), the seat to play's partners. Empty
-    for the seat to play, and wherever the side has not opened."""
-    n: int = obs["players"]
-    seat: int = obs["seat"]
-    side_of = [s % len(obs["melds"]) for s in range(n)]
-    ranks: list[set[int]] = [set() for _ in range(n)]
-    if obs["turn"] != seat:
-        return ranks  # an answer in the partner's turn: whose melds are settled is not read here
-    melded = [{parse_rank(m["rank"]) for m in side if m["rank"] != "wild"} for side in obs["melds"]]
-    before = (seat - 1) % n
-    if side_of[before] != side_of[seat]:
-        ranks[before] = set(melded[side_of[before]])
-    if obs["phase"] == "draw":
-        for s in range(n):
-            if s != seat and side_of[s] == side_of[seat]:
-                ranks[s] = set(melded[side_of[seat]])
-    return ranks
-
-
-__all__ = ["is_wild_code", "laid_off_ranks", "pile_passes", "pile_throws", "respect_limits", "respect_passes"]
+__all__ = ["is_wild_code", "pile_passes", "pile_throws", "respect_limits", "respect_passes"]

@@ -19,11 +19,10 @@ At each decision with more than one legal action the player
    up to ``max_rollout`` actions (a Classic hand is played out; only Hand and Foot's
    long hands are cut short), after which the position is scored as if the hand
    ended there. In Classic with four or two players, Hand and Foot, Triple Play and Modern American
-   with four (``leaf="value"``, the default) a rollout stops after ``horizon`` (40) actions instead
-   and the position is scored by a learned value of :mod:`canasta.players.value` (``value``: by
-   default ``linear-tables``, linear weights fitted to self-play hand margins at each of those
-   tables; ``net-v2``, a small network, is an option): far less noisy than the end of the hand, so
-   the default there is twice the worlds (24);
+   with four a rollout stops after ``horizon`` (40) actions instead and the position is scored by a
+   learned value of :mod:`canasta.players.value` (``value``: by default ``linear-tables``, linear
+   weights fitted to self-play hand margins at each of those tables): far less noisy than the end of
+   the hand, so the default there is twice the worlds (24);
 3. picks the action with the best mean *hand margin*: its side's hand score minus
    the mean over all sides. Every action is tried in the same worlds (common
    random numbers). The base policy's own choice is kept unless the best action's
@@ -34,8 +33,8 @@ A decision samples at most ``worlds`` worlds, fewer where ``max_rollouts`` (roll
 (the rollouts' actions, a bound on the work that needs no clock) would be passed.
 
 The candidates are the legal actions with the discards cut to the base policy's
-``discards`` cheapest (Classic family; in Modern American only with ``american_discards``, which lost
-at the table): searching ten discards in a dozen worlds mostly picks noise. Answers to "may I go
+``discards`` cheapest (Classic family; Modern American searches every discard): searching ten discards in a
+dozen worlds mostly picks noise. Answers to "may I go
 out?", single-choice decisions, and the base policy's choice to put natural cards on the table once
 the side has opened are not searched.
 
@@ -53,18 +52,12 @@ also read the pile (``read_passes``, on by default): a seat that drew while a ca
 on top of the pile is dealt no natural pair of its rank (:func:`canasta.players.card_reading.pile_passes`),
 and the base style weighs the risk of feeding the next player a rank it passed on at a
 quarter (``pass_danger``). Modern American's base style prices a discard by the chance that the next
-player holds a natural pair of its rank times the pile's size (``american.danger``); its worlds do not
-read the pile (a trial that did lost: docs/benchmarks.md, "Issue 23, stop 35"). ``read_layoffs`` (off: level or
-worse at the table, docs/benchmarks.md, "Issue 23, stop 40") also deals no natural of a rank to a seat that
-would have laid it off on its side's meld (:func:`canasta.players.card_reading.laid_off_ranks`), and
-``read_discards`` (off: level or worse, "Issue 23, stop 41") picks each world among ``discard_tries`` dealt ones
-with odds of how likely its hands make the other sides' last discards (:mod:`canasta.players.inference`).
-``fill_worlds`` (off, level in the same stop) samples as many worlds as ``max_rollouts`` allows where rollouts
-end in the value. ``opponents="defaults"`` (off: level, "Issue 23, stop 42") plays the other sides' seats in the
-rollouts with BasicPlayer on the texts' defaults instead of the base policy, and ``objective="soft"`` (off, level in
-the same stop) scores a rollout by tanh(margin / ``objective_scale``). ``discard_model="distilled-v1"`` gives the base
-policy (and so the rollouts) the discard of :class:`canasta.players.distilled.DistilledBasic`: among the base
-style's cheapest, the card a model fitted to this search's own verdicts rates best (4-player Classic only).
+player holds a natural pair of its rank times the pile's size (``american.danger``).
+
+Every setting is a field of :class:`ExpertSettings`. Options that were measured level with the default or
+worse at the table (other gates and objectives, opponent models, reading lay-offs and discards, safe discards,
+a distilled base policy, ...) are not in the product: docs/experiments.md says what each measured, and
+``research/`` keeps the code of those still worth rerunning.
 
 Known simplifications (the observation does not carry them): turn-internal engine
 state that the observation does not show (e.g. whether the pile was taken this turn,
@@ -83,25 +76,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from statistics import NormalDist
 from typing import Any, cast
 
-import canasta.players.inference as inference
 import canasta.players.value as position_value
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
-from canasta.engine.actions import ADD, ASK_ACTION, DISCARD, MELD, Action
+from canasta.engine.actions import ADD, ASK_ACTION, MELD, Action
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
 from canasta.engine.setgame import SetMeldGame
 from canasta.errors import CanastaError
-from canasta.players.american_basic import american_candidate_discards
 from canasta.players.base import Observation
-from canasta.players.basic import DEFAULT_STYLE, BasicPlayer, BasicStyle, candidate_discards, pile_passes
 from canasta.players.basic import EXPERT_STYLE as EXPERT_STYLE  # defined there (value uses it too); re-exported
 from canasta.players.basic import VARIANT_STYLES as VARIANT_STYLES  # defined there (value uses it too)
-from canasta.players.card_reading import laid_off_ranks, respect_limits, respect_passes
-from canasta.players.distilled import DistilledBasic, load_discard_model
+from canasta.players.basic import BasicPlayer, BasicStyle, candidate_discards, pile_passes
+from canasta.players.card_reading import respect_passes
 from canasta.players.worlds import determinizer_for
 from canasta.variants import find_variant
 from canasta.variants.classic import Classic
@@ -109,7 +98,7 @@ from canasta.variants.classic import Classic
 WILD_RANK = 1
 
 #: Default budget: sampled worlds per decision, and a cap on the rollouts per decision.
-WORLDS = 12  # measured: 12 worlds beat 6 and 2 on the same deals (docs/benchmarks.md)
+WORLDS = 12  # measured: 12 worlds beat 6 and 2 on the same deals (docs/experiments.md)
 #: worlds where rollouts end in the value (Classic, 4 players): short rollouts buy twice the worlds
 VALUE_WORLDS = 24
 MAX_ROLLOUTS = 144
@@ -124,76 +113,58 @@ MAX_STEPS = 6_000
 #: Leave BasicPlayer's choice only when the gain exceeds this many standard errors.
 MARGIN_SE = 1.0
 #: Discards searched: the base policy's cheapest few (the rest only add noise to the search; eight lost 3.7
-#: points, half-width 5.1, over 200 deals of 4-player Classic: docs/benchmarks.md, "Issue 23, stop 37").
+#: points, half-width 5.1, over 200 deals of 4-player Classic: docs/experiments.md, "2026-11-27, `9342939`").
 CANDIDATE_DISCARDS = 4
-#: Discards searched in Modern American: the base policy's cheapest few, or every one (0, the default: a cut
-#: to four lost 3.0 points, half-width 7.9, over 118 deals; docs/benchmarks.md, "Issue 23, stop 37")
-AMERICAN_DISCARDS = 0
-#: what a rollout is worth: the hand's score margin, only its sign ("win": +1, 0, -1), or between the two
-#: ("soft": tanh(margin / ``objective_scale``), near the margin's slope close to a tie, near its sign far from one)
-OBJECTIVES = ("margin", "win", "soft")
-OBJECTIVE = "margin"
-OBJECTIVE_SCALE = 300.0
-#: which decisions are searched: all but the obvious ones ("all"), every one with a choice, natural cards
-#: onto the table once opened included ("every"), or only the start of a turn (take the pile or draw) and
-#: the side's initial meld ("key")
-SEARCHES = ("all", "every", "key")
-SEARCH = "all"
-#: how a rollout is scored: played to the end of the hand ("rollout"), or cut after ``horizon``
-#: actions and scored by a learned value of canasta.players.value ("value"; at the tables the value was
-#: fitted at, by default Classic with four or two players, Hand and Foot, Triple Play and American with four:
-#: elsewhere rollouts are played out)
-LEAVES = ("rollout", "value")
-LEAF = "value"  # measured (before card reading): 60.4% against BasicPlayer over 400 games, full rollouts 53.1%
-HORIZON = 40  # about two and a half rounds of four turns (16 did no better in a first trial)
-#: where a valued rollout stops: after ``horizon`` actions wherever that falls ("any"), or at the first start of
-#: a turn at or after it ("turn": the values were fitted only at the start of a turn, and a cut after a fixed
-#: count lands one candidate's rollouts mid-turn where another's land at a turn's start)
-LEAF_POINTS = ("any", "turn")
-LEAF_AT = "any"
-#: a rollout cut at a turn's start runs at most this many actions past the horizon
-TURN_SLACK = 30
+#: how far a rollout runs where it ends in the value: about two and a half rounds of four turns (16 did no
+#: better in a first trial). Rollouts end in a learned value of canasta.players.value at the tables it was
+#: fitted at (Classic with four or two players, Hand and Foot, Triple Play and American with four); elsewhere
+#: they are played out. Measured (before card reading): 60.4% against BasicPlayer over 400 games, full
+#: rollouts 53.1%.
+HORIZON = 40
 #: card reading in the sampled worlds of the Classic family: no natural pair of a rank a seat passed on
-READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/benchmarks.md)
-#: card reading in the sampled worlds of the Classic family: no natural of a rank the seat would have laid off
-READ_LAYOFFS = False  # an experiment (issue 23, stop 40): see docs/benchmarks.md before turning it on
-#: inference in the sampled worlds of the Classic family: each world is picked among ``DISCARD_TRIES`` dealt ones
-#: with odds of how likely its hands make the other sides' last discards (canasta.players.inference)
-READ_DISCARDS = False  # an experiment (issue 23, stop 41): see docs/benchmarks.md before turning it on
-DISCARD_TRIES = 4
-#: where rollouts end in the value, sample as many worlds as ``max_rollouts`` allows for the decision's
-#: candidates (72 for two) instead of ``value_worlds``: more worlds where there are few moves to compare
-FILL_WORLDS = False  # an experiment (issue 23, stop 41)
-#: how the search models the other sides' seats in its rollouts (and, with ``read_discards``, their discards):
-#: playing its own base policy ("base"), or BasicPlayer on the texts' defaults ("defaults": an opponent model,
-#: right where the opponents are rules players that follow the texts)
-OPPONENT_MODELS = ("base", "defaults")
-OPPONENTS = "base"
+READ_PASSES = True  # with pass_danger 0.25: 65.4% against BasicPlayer over 400 games (docs/experiments.md)
 #: the learned value that scores the rollouts' leaves (canasta.players.value.VALUE_MODELS): linear-v1's weights
-#: in 4-player Classic (net-v2 did not measurably beat them), weights of its own in 2-player Classic (level with
-#: played-out rollouts there, and a fixed cost: docs/benchmarks.md, "Issue 23, stop 30"), and weights over the
-#: score's items in Hand and Foot, Triple Play and American (ahead of played-out rollouts on the same deals:
-#: "Issue 23, stop 32")
+#: in 4-player Classic, weights of its own in 2-player Classic (level with played-out rollouts there, and a
+#: fixed cost), and weights over the score's items in Hand and Foot, Triple Play and American (ahead of
+#: played-out rollouts on the same deals): docs/experiments.md, "Value leaves"
 VALUE_MODEL = "linear-tables"
-#: search no discard that hands the next player the unfrozen pile (a rank its side has melded)
-SAFE_DISCARDS = False
-#: how the search's best move is tested against the base policy's: its paired gain over all the worlds
-#: ("paired"), or picked on half the worlds and tested on the other half ("split": no winner's curse), or its
-#: paired gain against a bar that rises with the number of candidates ("adjusted": the best of k - 1
-#: challengers passes on noise more often the more there are; the bar keeps the same chance for each,
-#: Bonferroni's correction, set so that three candidates keep ``margin_se``)
-GATES = ("paired", "split", "adjusted")
-GATE = "paired"
-#: the base policy's discard chosen among its cheapest by a model of the search's own verdicts
-#: (canasta.players.distilled.DISCARD_MODELS; it plays only at the tables it was fitted at), or None
-DISCARD_MODEL: str | None = None
 
 
-def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
-                read_layoffs: bool = False) -> Game:
+@dataclass(frozen=True)
+class ExpertSettings:
+    """How the expert searches. The defaults are the shipped player (the ``expert`` level); a level is a
+    settings object (:mod:`canasta.players.levels`), and the arena sets fields as ``expert:key=value``.
+
+    Budget: ``worlds`` sampled deals a decision (None: ``value_worlds`` where rollouts end in the value, which
+    are short, ``rollout_worlds`` elsewhere), at most ``max_rollouts`` rollouts, at most ``max_steps`` rollout
+    actions over a decision (a bound on the work that needs no clock; two worlds at least), rollouts of at most
+    ``max_rollout`` actions, or ``horizon`` where they end in the value; ``seconds``, an optional wall-clock
+    cap a decision (play is no longer reproducible once it cuts a search short).
+    Search: ``margin_se``, the standard errors of paired gain a move needs to overrule the base policy;
+    ``discards``, how many of the base policy's cheapest discards are searched (Classic family).
+    Model: ``value``, the learned value at the leaves (:data:`canasta.players.value.VALUE_MODELS`);
+    ``read_passes``, card reading of pile passes in the worlds; ``style``, the base and rollout policy's
+    style (None: the variant's, :data:`VARIANT_STYLES`, else :data:`EXPERT_STYLE`).
+    """
+
+    worlds: int | None = None
+    value_worlds: int = VALUE_WORLDS
+    rollout_worlds: int = WORLDS
+    max_rollouts: int = MAX_ROLLOUTS
+    max_steps: int = MAX_STEPS
+    max_rollout: int = MAX_ROLLOUT_ACTIONS
+    horizon: int = HORIZON
+    seconds: float | None = None
+    margin_se: float = MARGIN_SE
+    discards: int = CANDIDATE_DISCARDS
+    value: str = VALUE_MODEL
+    read_passes: bool = READ_PASSES
+    style: BasicStyle | None = None
+
+
+def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
     """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
-    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``; with
-    ``read_layoffs``, no natural of a rank it would have laid off: ``card_reading.laid_off_ranks``).
+    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``).
 
     Raises CanastaError (or ValueError) if the observation cannot be completed.
     """
@@ -235,7 +206,6 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
     rng.shuffle(pool)
     hands: list[list[int]] = []
     passed = pile_passes(obs) if read_passes else None
-    laid_off = laid_off_ranks(obs) if read_layoffs else None
     for s in range(players):
         if s == seat:
             hands.append(hand)
@@ -245,11 +215,7 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
                 raise ValueError("too few unseen cards for the hidden hands")
             dealt = pool[:n]
             del pool[:n]
-            if laid_off is not None and laid_off[s]:
-                most = {rank: 1 for rank in passed[s]} if passed is not None else {}
-                most.update({rank: 0 for rank in laid_off[s]})
-                respect_limits(dealt, known[s], most, pool, rng)
-            elif passed is not None and passed[s]:
+            if passed is not None and passed[s]:
                 respect_passes(dealt, known[s], passed[s], pool, rng)
             hands.append(known[s] + dealt)
     pool += [c for c in laid_out for _ in range(unseen[c])]
@@ -279,21 +245,6 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False,
         "known": [[parse_card(c) for c in k] if s == seat else known[s] for s, k in enumerate(obs["known_hands"])],
     }
     return Game.from_dict(d)
-
-
-def deal_reading_discards(obs: Observation, rng: random.Random, deal: Callable[[Observation, random.Random], Game],
-                          reads: list[inference.DiscardRead], style: BasicStyle, tries: int,
-                          temperature: float) -> Game:
-    """One of ``tries`` worlds dealt by ``deal``, picked with odds of how likely its hands make the other sides'
-    last discards (``reads``) under the discard model of ``style`` (:mod:`canasta.players.inference`)."""
-    worlds = [deal(obs, rng) for _ in range(tries)]
-    logs = [0.0] * tries
-    for read in reads:
-        for k, x in enumerate(inference.discard_log_likelihood(
-                read, [w.hand_cards(read.seat) for w in worlds], style, temperature)):
-            logs[k] += x
-    top = max(logs)
-    return rng.choices(worlds, weights=[math.exp(x - top) for x in logs])[0]
 
 
 def determinize_ids(obs: Observation, rng: random.Random) -> Game:
@@ -394,30 +345,6 @@ def hand_margins(game: Game, results_before: int) -> list[float]:
     return [t - mean for t in totals]
 
 
-def safe_discards(obs: Observation, legal: list[Action], keep: Action) -> list[Action]:
-    """``legal`` without the discards that hand the next player the pile for nothing: while the pile
-    is not frozen a rank the next player's side has melded is taken with no card from hand (Classic
-    family, set melds; ``keep``, the base policy's choice, stays). If every discard is such a rank, all stay."""
-    if obs["frozen"] or getattr(find_variant(obs["variant"]), "MELD_IDS", False):
-        return legal
-    players: int = obs["players"]
-    next_seat = (obs["seat"] + 1) % players
-    variant = find_variant(obs["variant"])(players, obs["rules"])
-    next_side = variant.side_of(next_seat)
-    if next_side == obs["side"]:
-        return legal
-    melded = {parse_rank(m["rank"]) for m in obs["melds"][next_side] if m["rank"] != "wild"}
-
-    def feeds(a: Action) -> bool:
-        c = a.cards[0]
-        return c != JOKER and not 8 <= c <= 15 and c >> 2 in melded  # no wild card or three
-
-    discards = [a for a in legal if a.kind == DISCARD]
-    if all(feeds(a) for a in discards):
-        return legal
-    return [a for a in legal if a.kind != DISCARD or a == keep or not feeds(a)]
-
-
 def _obvious(obs: Observation, choice: Action) -> bool:
     """Natural cards onto the table once the side has opened: no search (it nearly always pays)."""
     return (choice.kind in (ADD, MELD) and bool(obs["opened"][obs["side"]])
@@ -436,72 +363,28 @@ class SearchRecord:
 
 
 class ExpertPlayer:
-    """PIMC search with BasicPlayer rollouts; see the module docstring."""
+    """PIMC search with BasicPlayer rollouts; see the module docstring. ``settings``: :class:`ExpertSettings`."""
 
     name = "expert"
 
-    def __init__(self, seed: int | str | None = 0, worlds: int | None = None, max_rollouts: int = MAX_ROLLOUTS,
-                 max_rollout: int = MAX_ROLLOUT_ACTIONS, seconds: float | None = None,
-                 margin_se: float = MARGIN_SE, style: BasicStyle | None = None,
-                 discards: int = CANDIDATE_DISCARDS, objective: str = OBJECTIVE, search: str = SEARCH,
-                 leaf: str = LEAF, horizon: int = HORIZON, read_passes: bool = READ_PASSES,
-                 value: str = VALUE_MODEL, value_worlds: int = VALUE_WORLDS, rollout_worlds: int = WORLDS,
-                 safe: bool = SAFE_DISCARDS, gate: str = GATE, max_steps: int = MAX_STEPS,
-                 american_discards: int = AMERICAN_DISCARDS, leaf_at: str = LEAF_AT,
-                 read_layoffs: bool = READ_LAYOFFS, read_discards: bool = READ_DISCARDS,
-                 discard_tries: int = DISCARD_TRIES, discard_temperature: float = inference.TEMPERATURE,
-                 fill_worlds: bool = FILL_WORLDS, opponents: str = OPPONENTS,
-                 objective_scale: float = OBJECTIVE_SCALE, discard_model: str | None = DISCARD_MODEL) -> None:
-        #: the base policy's discard judged by a model of the search's verdicts (canasta.players.distilled)
-        off = discard_model is None or discard_model.lower() in ("", "none")
-        self.discard_model = None if off else load_discard_model(str(discard_model))
-        if objective_scale <= 0:
-            raise ValueError("objective_scale must be positive")
-        self.objective_scale = objective_scale
-        if opponents not in OPPONENT_MODELS:
-            raise ValueError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, not {opponents!r}")
-        self.opponents = opponents
-        if leaf_at not in LEAF_POINTS:
-            raise ValueError(f"leaf_at must be one of {', '.join(LEAF_POINTS)}, not {leaf_at!r}")
-        self.leaf_at = leaf_at
-        self.american_discards = max(0, american_discards)
-        self.max_steps = max(1, max_steps)
-        self.safe_discards = safe
-        if gate not in GATES:
-            raise ValueError(f"gate must be one of {', '.join(GATES)}, not {gate!r}")
-        self.gate = gate
+    def __init__(self, seed: int | str | None = 0, settings: ExpertSettings | None = None) -> None:
+        self.settings = settings = ExpertSettings() if settings is None else settings
         self.seed = seed
-        self.worlds = None if worlds is None else max(1, worlds)  # None: value_worlds or rollout_worlds
-        self.value_worlds = max(1, value_worlds)
-        self.rollout_worlds = max(1, rollout_worlds)
-        self.leaf_value = position_value.load_value(value)
-        self.max_rollouts = max(1, max_rollouts)
-        self.max_rollout = max_rollout
-        self.seconds = seconds
-        self.margin_se = margin_se
-        self.discards = max(1, discards)
+        self.worlds = None if settings.worlds is None else max(1, settings.worlds)
+        self.value_worlds = max(1, settings.value_worlds)
+        self.rollout_worlds = max(1, settings.rollout_worlds)
+        self.max_rollouts = max(1, settings.max_rollouts)
+        self.max_steps = max(1, settings.max_steps)
+        self.max_rollout = settings.max_rollout
+        self.horizon = max(0, settings.horizon)
+        self.seconds = settings.seconds
+        self.margin_se = settings.margin_se
+        self.discards = max(1, settings.discards)
+        self.leaf_value: position_value.PositionValue = position_value.load_value(settings.value)
+        self.read_passes = settings.read_passes
         #: the base policy's style: as given, or by default the variant's (VARIANT_STYLES, else EXPERT_STYLE)
-        self.style = style
+        self.style = settings.style
         self._bases: dict[str, BasicPlayer] = {}
-        self._opponent_policy = BasicPlayer(style=DEFAULT_STYLE) if opponents == "defaults" else None
-        if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-        self.objective = objective
-        if search not in SEARCHES:
-            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {search!r}")
-        self.search = search
-        if leaf not in LEAVES:
-            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
-        self.leaf = leaf
-        self.horizon = max(0, horizon)
-        self.read_passes = read_passes
-        self.read_layoffs = read_layoffs
-        self.read_discards = read_discards
-        self.discard_tries = max(1, discard_tries)
-        if discard_temperature <= 0:
-            raise ValueError("discard_temperature must be positive")
-        self.discard_temperature = discard_temperature
-        self.fill_worlds = fill_worlds
         #: the last decision that was searched (for audits and explanations; None before the first)
         self.last_search: SearchRecord | None = None
 
@@ -515,21 +398,12 @@ class ExpertPlayer:
         base = self.base_policy(obs["variant"])
         basic_choice, basic_reason = base.decide(obs, legal)
         # the hand-passing deal (Hand and Foot): BasicPlayer's choice, no search (nobody holds cards yet)
-        if len(legal) == 1 or obs["phase"] in ("answer", "pass"):
-            return basic_choice, basic_reason
-        if self.search != "every" and _obvious(obs, basic_choice):
-            return basic_choice, basic_reason
-        if self.search == "key" and obs["phase"] != "draw" and obs["opened"][obs["side"]]:
+        if len(legal) == 1 or obs["phase"] in ("answer", "pass") or _obvious(obs, basic_choice):
             return basic_choice, basic_reason
         digest = hashlib.sha256(json.dumps(obs, sort_keys=True, default=str).encode()).hexdigest()
         rng = random.Random(f"{self.seed}/{digest}")
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        candidates = candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
-        if self.american_discards and getattr(find_variant(obs["variant"]), "EXTENDED_SET_RULES", False):
-            candidates = american_candidate_discards(obs, candidates, self.american_discards,
-                                                     base.style.american, keep=basic_choice)
-        if self.safe_discards:
-            candidates = safe_discards(obs, candidates, keep=basic_choice)
+        candidates = self.candidates(obs, legal, base, basic_choice)
         if len(candidates) == 1:
             return basic_choice, basic_reason
         worlds = max(1, min(self.world_budget(obs), self.max_rollouts // len(candidates)))
@@ -538,32 +412,26 @@ class ExpertPlayer:
         if not tried:
             return basic_choice, basic_reason
         means = {a: sum(values[a].values()) / len(values[a]) for a in tried}
-        best = max(tried, key=lambda a: (means[a], a == basic_choice))
-        if self.gate == "split":
-            # pick the best move on the even worlds, test its gain on the odd ones: the best of several noisy
-            # means is biased upwards (the winner's curse), its gain on worlds it was not picked on is not
-            chosen = {a: [v for w, v in values[a].items() if w % 2 == 0] for a in tried}
-            picked = [a for a in tried if chosen[a]]
-            if picked:
-                best = max(picked, key=lambda a: (sum(chosen[a]) / len(chosen[a]), a == basic_choice))
-        proposed = best
+        best = proposed = max(tried, key=lambda a: (means[a], a == basic_choice))
         if best != basic_choice and values.get(basic_choice):
             # Leave BasicPlayer's choice only for a gain that stands out from the noise of the
             # sampled deals: paired differences in the same worlds, mean above `margin_se` standard errors.
-            diffs = [v - values[basic_choice][w] for w, v in values[best].items()
-                     if w in values[basic_choice] and (self.gate != "split" or w % 2 == 1)]
-            if not self._significant(diffs, self.bar(len(tried))):
+            diffs = [v - values[basic_choice][w] for w, v in values[best].items() if w in values[basic_choice]]
+            if not self._significant(diffs, self.margin_se):
                 best = basic_choice
         self.last_search = SearchRecord(basic_choice, proposed, best, values)
-        places = 0 if self.objective == "margin" else 2  # "win" and "soft" values lie in [-1, 1]
         if best == basic_choice:
-            score = f"{means[best]:+.{places}f}" if best in means else "n/a"
+            score = f"{means[best]:+.0f}" if best in means else "n/a"
             return best, f"{basic_reason} (search: {score} over {sampled} sampled deals)"
         from canasta.notation import format_action
-        beside = f", {format_action(basic_choice)} {means[basic_choice]:+.{places}f}" if basic_choice in means else ""
-        what = "hand margin" if self.objective == "margin" else f"{self.objective} value"
-        return best, (f"best expected {what} {means[best]:+.{places}f} over {sampled} sampled deals"
+        beside = f", {format_action(basic_choice)} {means[basic_choice]:+.0f}" if basic_choice in means else ""
+        return best, (f"best expected hand margin {means[best]:+.0f} over {sampled} sampled deals"
                       f" (of {len(tried)} moves{beside})")
+
+    def candidates(self, obs: Observation, legal: list[Action], base: BasicPlayer,
+                   basic_choice: Action) -> list[Action]:
+        """The moves searched: ``legal`` with the discards cut to the base policy's ``discards`` cheapest."""
+        return candidate_discards(obs, legal, self.discards, base.style, keep=basic_choice)
 
     def sample_values(self, obs: Observation, legal: list[Action], candidates: list[Action], worlds: int,
                       rng: random.Random, max_steps: int | None = None,
@@ -604,34 +472,15 @@ class ExpertPlayer:
             return partial(family, legal=legal)
         if getattr(cls, "MELD_IDS", False):
             return determinize_ids
-        deal = partial(determinize, read_passes=self.read_passes, read_layoffs=self.read_layoffs)
-        if not self.read_discards or self.discard_tries < 2:
-            return deal
-        reads = inference.discard_reads(obs)
-        if not reads:
-            return deal
-        style = self.opponent_policy(obs["variant"]).style
-        return partial(deal_reading_discards, deal=deal, reads=reads, style=style, tries=self.discard_tries,
-                       temperature=self.discard_temperature)
+        return partial(determinize, read_passes=self.read_passes)
 
     def world_budget(self, obs: Observation) -> int:
         """Worlds to sample (before ``max_rollouts`` caps them): the ``worlds`` given, or by default
         ``value_worlds`` where rollouts end in the value (they are short) and ``rollout_worlds`` elsewhere."""
         if self.worlds is not None:
             return self.worlds
-        valued = self.leaf == "value" and self.leaf_value.supports_table(obs["variant"], obs["players"])
-        if valued and self.fill_worlds:
-            return max(self.value_worlds, self.max_rollouts)  # max_rollouts // candidates caps it
+        valued = self.leaf_value.supports_table(obs["variant"], obs["players"])
         return self.value_worlds if valued else self.rollout_worlds
-
-    def bar(self, candidates: int) -> float:
-        """The standard errors a departure's paired gain must exceed with ``candidates`` tried: ``margin_se``,
-        or with ``gate="adjusted"`` the bar whose one-sided chance of noise passing it is ``margin_se``'s times
-        2 / (candidates - 1) (the same as ``margin_se`` at three candidates, lower at two, higher beyond)."""
-        if self.gate != "adjusted" or candidates < 2:
-            return self.margin_se
-        noise = 1.0 - NormalDist().cdf(self.margin_se)
-        return NormalDist().inv_cdf(1.0 - min(0.5, noise * 2.0 / (candidates - 1)))
 
     def _significant(self, diffs: list[float], bar: float) -> bool:
         n = len(diffs)
@@ -650,16 +499,8 @@ class ExpertPlayer:
         got = self._bases.get(variant)
         if got is None:
             style = self.style if self.style is not None else VARIANT_STYLES.get(variant, EXPERT_STYLE)
-            if self.discard_model is not None:
-                got = DistilledBasic(model=self.discard_model, style=style, candidates=self.discards)
-            else:
-                got = BasicPlayer(style=style)
-            self._bases[variant] = got
+            got = self._bases[variant] = BasicPlayer(style=style)
         return got
-
-    def opponent_policy(self, variant: str) -> BasicPlayer:
-        """How the search models the other sides' seats: the base policy, or the texts' defaults."""
-        return self._opponent_policy if self._opponent_policy is not None else self.base_policy(variant)
 
     def _rollout(self, world: Game, action: Action, side: int,
                  basic: BasicPlayer | None = None) -> tuple[float | None, int]:
@@ -674,29 +515,17 @@ class ExpertPlayer:
         before = len(world.hand_results)
         hand_no = world.hand_no
         steps = 0
-        valued = self.leaf == "value" and self.leaf_value.supports_table(g.variant.name, g.num_players)
-        cut = min(self.horizon, self.max_rollout) if valued else self.max_rollout
-        at_turn = valued and self.leaf_at == "turn"
-        limit = cut + TURN_SLACK if at_turn else cut
-        others = basic if self._opponent_policy is None else self._opponent_policy  # the opponent model
+        valued = self.leaf_value.supports_table(g.variant.name, g.num_players)
+        limit = min(self.horizon, self.max_rollout) if valued else self.max_rollout
         while not g.is_over and g.hand_no == hand_no and steps < limit:
-            if at_turn and steps >= cut and g.phase == "draw":
-                break  # a start of a turn, where the value was fitted
             actor = g.actor
             legal = g.legal_actions()
             if not legal:  # an approximate reconstruction reached a dead end: score it as it stands
                 break
-            policy = basic if g.side_of(actor) == side else others
-            g.push(policy.choose(g.observation(actor), legal))
+            g.push(basic.choose(g.observation(actor), legal))
             steps += 1
         if valued and not g.is_over and g.hand_no == hand_no:
             # the value is the side's margin over the opponents' mean; hand_margins' is over all sides' mean
             k = g.num_sides
-            margin = self.leaf_value(g, side) * (k - 1) / k
-        else:
-            margin = hand_margins(g, before)[side]
-        if self.objective == "win":  # the hand won, drawn or lost, not by how much
-            return float((margin > 0) - (margin < 0)), steps
-        if self.objective == "soft":  # a margin's worth flattens as the hand is won or lost beyond doubt
-            return math.tanh(margin / self.objective_scale), steps
-        return margin, steps
+            return self.leaf_value(g, side) * (k - 1) / k, steps
+        return hand_margins(g, before)[side], steps

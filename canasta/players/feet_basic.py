@@ -70,7 +70,7 @@ class FeetStyle:
 FEET_DEFAULT_STYLE = FeetStyle()
 #: the expert's base and rollout policy in Hand and Foot: wild cards kept for the wild pile (and the last
 #: discard), never put toward a dirty pile. 58.7% [56.5%, 60.8%] of 2,000 one-hand games against the defaults,
-#: margin +446 a hand (docs/benchmarks.md, "The base style in each set variant"). Building more piles of wild
+#: margin +446 a hand (docs/experiments.md, "The base style in each set variant"). Building more piles of wild
 #: cards (``wild_books=9``) and taking only piles of three or more (``take_pile=3``) win 70.6% between basic
 #: players, but the expert on them did worse on the same deals, so they are not part of it
 HAND_AND_FOOT_EXPERT_STYLE = FeetStyle(pair_wild_hand=14, dirty_from=7)

@@ -1,7 +1,7 @@
 """A linear value of a Classic-family position: the expected hand margin of one side.
 
-ExpertPlayer's search can stop its rollouts after a few actions and score the position with
-this value instead of playing the hand out (``leaf="value"``): a rollout to the end of the
+ExpertPlayer's search stops its rollouts after a few actions and scores the position with
+this value instead of playing the hand out (at the tables it was fitted at): a rollout to the end of the
 hand varies with the draws by hundreds of points, a short rollout plus a value far less.
 
 The value is linear in features of the *full* position (the sampled worlds of the search
@@ -12,32 +12,26 @@ canasta, and has a canasta with a player down to three cards or fewer, and red t
 held by a side that has not opened; and the pile's size, signed by whose turn it is, alone
 and when frozen. Its weights are fitted by least squares to the final hand margins
 (the side's hand score minus the opponents') of hands played by BasicPlayer with the
-expert's style at every seat, at every start of a turn: ``python -m canasta.players.value
+expert's style at every seat, at every start of a turn: ``python3 -m research.value_fit
 --hands 3000 --seed 0`` prints them (the constant below was made by that command).
 
 Values by name (:data:`VALUE_MODELS`, the name versioned with its features): ``linear-v1``, the
-linear value above (the expert of 53fdcf2, level ``expert-v1``); ``linear-tables``, the same features with
+linear value above (the frozen baseline, level ``expert-v1``); ``linear-tables``, the same features with
 weights fitted at each table of :data:`TABLE_WEIGHTS` (4-player Classic's are ``linear-v1``'s, 2-player
-Classic's its own; the expert's default); and ``net-v2``, a small
-multilayer perceptron over :data:`FEATURES_V2` (the side's and the opponents' figures apart, the
-stock and the pile) trained with PyTorch on 20,000 self-play hands by
-:mod:`canasta.players.training` and shipped as numpy arrays (``data/value-net-v2.npz``, 57 kB):
-numpy runs it, PyTorch is needed only to train.
+Classic's its own; the expert's default). A small network over richer features (``net-v2``) did not
+measurably beat the linear weights and lives in ``research/net_value.py`` (docs/experiments.md, "Value leaves").
 
 Hand and Foot, Triple Play and Modern American score a hand very differently from Classic (books of seven,
 unplayed feet and knees, penalties for incomplete melds), so their positions are described by
 :data:`SCORE_FEATURES` instead: the items of the hand's score if it ended now, and what the side holds and has
 still to pick up, with weights fitted by the same command at each of those tables (:data:`SCORED_TABLE_WEIGHTS`,
-part of ``linear-tables`` since stop 32 of issue 23: docs/benchmarks.md).
+part of ``linear-tables`` since 2026-11: docs/experiments.md, "Value leaves").
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -47,7 +41,6 @@ from canasta.engine.american import AmericanGame
 from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
 from canasta.engine.setgame import SetMeldGame
-from canasta.players.basic import EXPERT_STYLE, VARIANT_STYLES, BasicPlayer, BasicStyle
 from canasta.variants import find_variant
 from canasta.variants.american import American
 from canasta.variants.base import SideScore
@@ -63,7 +56,7 @@ FEATURES = (
     "pile_to_move", "frozen_pile_to_move",
 )
 
-#: fitted by ``python -m canasta.players.value --hands 3000 --seed 0`` (see the module docstring)
+#: fitted by ``python3 -m research.value_fit --hands 3000 --seed 0`` (see the module docstring)
 WEIGHTS: tuple[float, ...] = (
     1.404, 427.57, 223.43, 67.043, 26.573, 0.423, -9.468, 84.894, 28.845, 125.408, 7.35,
     -4.733, 39.621, -18.604, 5.566, -2.2,
@@ -72,12 +65,12 @@ WEIGHTS: tuple[float, ...] = (
 
 #: a table: the variant's name and the number of players
 Table = tuple[str, int]
-#: where ``linear-v1`` (and ``net-v2``) were fitted and measured
+#: where ``linear-v1`` was fitted and measured
 CLASSIC_FOUR: Table = ("classic", 4)
 #: the :data:`FEATURES` weights fitted at each table (``linear-tables``), each by
-#: ``python -m canasta.players.value --variant V --players N --hands 3000 --seed 0`` with the expert's base
+#: ``python3 -m research.value_fit --variant V --players N --hands 3000 --seed 0`` with the expert's base
 #: style of that variant; the R^2 is on 500 fresh hands (seed 1). Mille's (R^2 0.304) are left out: its
-#: expert scored by them lost to the played-out rollouts (docs/benchmarks.md, "Issue 23, stop 30")
+#: expert scored by them lost to the played-out rollouts (docs/experiments.md, "2026-11-26, `babd152`")
 TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     CLASSIC_FOUR: WEIGHTS,
     ("classic", 2): (1.284, 405.84, 163.614, 44.864, -35.394, 1.379, -60.404, 111.631, 45.331, 131.905, -172.542,
@@ -85,17 +78,17 @@ TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
 }
 
 #: the :data:`SCORE_FEATURES` weights of Hand and Foot, Triple Play and Modern American with four players, each
-#: fitted by ``python -m canasta.players.value --variant V --players 4 --hands 3000 --seed 0``; R^2 on 500 fresh
+#: fitted by ``python3 -m research.value_fit --variant V --players 4 --hands 3000 --seed 0``; R^2 on 500 fresh
 #: hands
 SCORED_TABLE_WEIGHTS: dict[Table, tuple[float, ...]] = {
     ("hand-and-foot", 4): (1.474, -0.336, 0.903, 0.665, 0.444, 0.944, 0.0, 0.0, 0.0, 309.924, 222.273, 31.232,
                            22.116, 66.734, 88.082, -239.701, 2.027),  # R^2 0.248
-    # refitted at stop 35 to hands of Modern American's own base style (AMERICAN_EXPERT_STYLE: stop 33's settings
-    # and stop 35's priced discards); the defaults' fit was (0.818, -2.634, 0.94, 1.194, 0, 0, 0.477, 0.362,
+    # refitted on 2026-11-27, `1ae67ed` to hands of Modern American's own base style (AMERICAN_EXPERT_STYLE: the 2026-11-26, `0a14efe` run's settings
+    # and the 2026-11-27, `1ae67ed` run's priced discards); the defaults' fit was (0.818, -2.634, 0.94, 1.194, 0, 0, 0.477, 0.362,
     # 0.191, 230.716, 77.506, -19.205, 2.335, 34.47, 0, 491.621, 2.996), R^2 0.26
     ("american", 4): (0.533, -3.063, 0.968, 1.196, -0.0, -0.0, 0.281, 0.371, 0.242, 173.066, 49.143, -14.764,
                       -19.677, 42.625, 0.0, 549.596, 2.415),  # R^2 0.188
-    # refitted at stop 34 to hands of Triple Play's own base style (TRIPLE_PLAY_EXPERT_STYLE); the defaults' fit,
+    # refitted on 2026-11-27, `8e10827` to hands of Triple Play's own base style (TRIPLE_PLAY_EXPERT_STYLE); the defaults' fit,
     # which the search followed away from that style, was (-0.665, 0.498, 0.769, 0.976, 0.095, 0.783, 0, 0, 0,
     # 757.619, 494.504, 137.463, -248.661, -33.404, -85.242, -1104.978, 7.837), R^2 0.427
     ("triple-play", 4): (1.026, 0.321, 0.587, 0.233, 0.722, 0.981, 0.0, -0.0, 0.0, 563.154, 410.379, -3.663,
@@ -222,7 +215,7 @@ class PositionValue(Protocol):
 
 class LinearValue:
     """:func:`value` with weights fixed per table: ``linear-v1`` has only Classic with four players'
-    (:data:`WEIGHTS`, the expert of 53fdcf2), ``linear-tables`` every table of :data:`TABLE_WEIGHTS` and
+    (:data:`WEIGHTS`, the frozen baseline's), ``linear-tables`` every table of :data:`TABLE_WEIGHTS` and
     :data:`SCORED_TABLE_WEIGHTS` (over :func:`table_features`, which picks the features of the game's family)."""
 
     def __init__(self, weights: dict[Table, tuple[float, ...]] | None = None) -> None:
@@ -235,84 +228,9 @@ class LinearValue:
         return value(game, side, self.weights[game.variant.name, game.num_players])
 
 
-#: the features of the ``net-v2`` value (:func:`features_v2`): every side figure of
-#: :func:`_side_figures` for the side and, apart, the opponents' mean, then the table's
-FEATURES_V2 = (
-    *(f"own_{name}" for name in FEATURES[:14]), *(f"opponents_{name}" for name in FEATURES[:14]),
-    "own_shortest_hand", "opponents_shortest_hand", "stock", "pile", "frozen", "to_move",
-)
-#: the ``side_figures`` of FEATURES_V2 that swap when the side's and the opponents' views are exchanged
-_SIDE_WIDTH = 15
-
-
-def _side_columns(game: Game, side: int) -> list[float]:
-    figures = _side_figures(game, side)
-    shortest = min(sum(game.hands[s]) for s in range(game.num_players) if game.side_of(s) == side)
-    return [*figures, float(shortest)]
-
-
-def features_v2(game: Game, side: int) -> list[float]:
-    """:data:`FEATURES_V2` of ``game`` for ``side``: the side's figures and the opponents' (their mean,
-    shortest hand the least) kept apart, so a value can weigh e.g. cards in hand against the stock left."""
-    own = _side_columns(game, side)
-    others = [_side_columns(game, s) for s in range(game.num_sides) if s != side]
-    theirs = [sum(f[i] for f in others) / len(others) for i in range(_SIDE_WIDTH)]
-    theirs[14] = min(f[14] for f in others)
-    to_move = 1.0 if game.side_of(game.actor) == side else -1.0
-    table = [float(len(game.stock)), float(len(game.pile)), 1.0 if game.frozen else 0.0, to_move]
-    return [*own[:14], *theirs[:14], own[14], theirs[14], *table]
-
-
-def swap_sides(x: np.ndarray) -> np.ndarray:
-    """Rows of :data:`FEATURES_V2` seen from the opponents: own and opponents' columns exchanged, the
-    side to move negated (exact with two sides, which is where the net is fitted)."""
-    out = x.copy()
-    out[..., 0:14], out[..., 14:28] = x[..., 14:28], x[..., 0:14]
-    out[..., 28], out[..., 29] = x[..., 29], x[..., 28]
-    out[..., 33] = -x[..., 33]
-    return out
-
-
-#: the shipped weights of the net value, named by the features' version
-NET_V2_FILE = Path(__file__).with_name("data") / "value-net-v2.npz"
-
-
-class NetValue:
-    """A small multilayer perceptron over :data:`FEATURES_V2`, trained with PyTorch by
-    :mod:`canasta.players.training` and run here in numpy: ``(f(x) - f(swap(x))) / 2``, so the two
-    sides' values are exactly opposite."""
-
-    def __init__(self, path: Path = NET_V2_FILE) -> None:
-        with np.load(path) as data:
-            if str(data["features"]) != ",".join(FEATURES_V2):
-                raise ValueError(f"{path} was trained on other features")
-            self.mean, self.scale = data["mean"], data["scale"]
-            self.layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(int(data["depth"]))]
-
-    def raw(self, x: np.ndarray) -> np.ndarray:
-        """The net's output on rows ``x`` of features, before the sides are made opposite."""
-        h = (x - self.mean) / self.scale
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w.T + b
-            if i < len(self.layers) - 1:
-                h = np.maximum(h, 0.0)
-        return np.asarray(h[..., 0])
-
-    def batch(self, x: np.ndarray) -> np.ndarray:
-        """The antisymmetric value of rows ``x``."""
-        return np.asarray((self.raw(x) - self.raw(swap_sides(x))) / 2)
-
-    def supports_table(self, variant: str, players: int) -> bool:
-        return supports_table(variant, players)
-
-    def __call__(self, game: Game, side: int) -> float:
-        return float(self.batch(np.asarray([features_v2(game, side)], dtype=float))[0])
-
-
 #: the values by name; the name carries the version of the features the weights were fitted on
 VALUE_MODELS: dict[str, Callable[[], PositionValue]] = {
     "linear-v1": LinearValue, "linear-tables": partial(LinearValue, TABLE_WEIGHTS | SCORED_TABLE_WEIGHTS),
-    "net-v2": NetValue,
 }
 
 
@@ -323,58 +241,3 @@ def load_value(name: str) -> PositionValue:
         return VALUE_MODELS[name]()
     except KeyError:
         raise ValueError(f"unknown value {name!r}; known: {', '.join(sorted(VALUE_MODELS))}") from None
-
-
-def samples(hands: int, seed: int, style: BasicStyle, variant: str = "classic",
-            players: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Features at every start of a turn of ``hands`` one-hand games, and the final margins."""
-    player = BasicPlayer(style=style)
-    xs: list[list[float]] = []
-    ys: list[float] = []
-    for h in range(hands):
-        game = Game(variant, players, f"value/{seed}/{h}")
-        seen: list[list[list[float]]] = []
-        while not game.is_over and game.hand_no == 1:
-            if game.phase == "draw":
-                seen.append([table_features(game, s) for s in range(game.num_sides)])
-            game.push(player.choose(game.observation(game.actor), game.legal_actions()))
-        totals = [s["total"] for s in game.hand_results[0]["sides"]]
-        for per_side in seen:
-            for s, f in enumerate(per_side):
-                others = [t for i, t in enumerate(totals) if i != s]
-                xs.append(f)
-                ys.append(totals[s] - sum(others) / len(others))
-    return np.array(xs, dtype=float), np.array(ys, dtype=float)
-
-
-def fit(hands: int, seed: int, style: BasicStyle, fresh: int = 500, variant: str = "classic",
-        players: int = 4) -> tuple[list[float], float]:
-    """Least-squares weights over ``hands`` hands, and R^2 on ``fresh`` other hands (seed ``seed + 1``)."""
-    x, y = samples(hands, seed, style, variant, players)
-    weights, *_ = np.linalg.lstsq(x, y, rcond=None)
-    return [round(float(w), 3) for w in weights], r_squared(weights, seed + 1, fresh, style, variant, players)
-
-
-def r_squared(weights: Sequence[float], seed: int, hands: int = 500, style: BasicStyle = EXPERT_STYLE,
-              variant: str = "classic", players: int = 4) -> float:
-    """The share of the variance of final hand margins the value explains, on fresh hands."""
-    x, y = samples(hands, seed, style, variant, players)
-    residual = y - x @ np.asarray(weights, dtype=float)
-    return float(1.0 - residual.var() / y.var())
-
-
-def main() -> None:  # pragma: no cover - the command that made WEIGHTS and TABLE_WEIGHTS
-    parser = argparse.ArgumentParser(description="fit the linear value of Classic-family positions")
-    parser.add_argument("--hands", type=int, default=3000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args()
-    style = VARIANT_STYLES.get(args.variant, EXPERT_STYLE)  # the expert's base style there
-    weights, r2 = fit(args.hands, args.seed, style, variant=args.variant, players=args.players)
-    print(json.dumps({"table": [args.variant, args.players], "features": feature_names(args.variant), "weights": weights,
-                      "r2_fresh_hands": round(r2, 3)}, indent=1))
-
-
-if __name__ == "__main__":
-    main()

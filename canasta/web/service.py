@@ -151,9 +151,9 @@ class Live:
 def computer_player(level: str, seed: str) -> Player:
     """The computer player of a web seat: the expert's search is bounded by :data:`EXPERT_SECONDS` a move."""
     if level == "expert":
-        from canasta.players.expert import ExpertPlayer
+        from canasta.players.expert import ExpertPlayer, ExpertSettings
 
-        return ExpertPlayer(seed, seconds=EXPERT_SECONDS)
+        return ExpertPlayer(seed, ExpertSettings(seconds=EXPERT_SECONDS))
     return get_player(level, seed=seed)
 
 
