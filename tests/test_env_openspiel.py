@@ -109,6 +109,7 @@ def test_burraco_resample_redeals_the_pozzetti() -> None:
     assert changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "rules"), [(6, "{}"), (6, '{"team_size": 3}'), (8, "{}")])
 def test_random_sim_hand_and_foot_six_and_eight_players(players: int, rules: str) -> None:
     from canasta.encoding import obs_size

@@ -17,22 +17,34 @@ import canasta.env.openspiel_game as osg
 from canasta.validation import position_problems
 from canasta.variants import VARIANTS
 
-RESAMPLES = 2000
+#: resamples per variant: a hundred in README's suite, two thousand in the slow tier
+RESAMPLES = 100
+MANY_RESAMPLES = 2000
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_resamples_pass_the_position_validation(variant: str) -> None:
+    resamples_pass_the_position_validation(variant, RESAMPLES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_thousands_of_resamples_pass_the_position_validation(variant: str) -> None:
+    resamples_pass_the_position_validation(variant, MANY_RESAMPLES)
+
+
+def resamples_pass_the_position_validation(variant: str, resamples: int) -> None:
     players = 2 if variant == "mille" else 4
     game = pyspiel.load_game(osg.SHORT_NAME, {"variant": variant, "players": players})
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     rng = np.random.RandomState(0)
     done, deal = 0, 0
-    while done < RESAMPLES:
+    while done < resamples:
         state = game.new_initial_state()
         state.apply_action(deal)
         deal += 1
         step = 0
-        while not state.is_terminal() and done < RESAMPLES:
+        while not state.is_terminal() and done < resamples:
             if step % 5 == 0:  # every fifth decision, from every seat's point of view in turn
                 player = state.current_player()
                 world = state.resample_from_infostate(player, sampler)
@@ -43,7 +55,16 @@ def test_thousands_of_resamples_pass_the_position_validation(variant: str) -> No
             step += 1
 
 
+def test_ismcts_with_random_rollouts_plays_three_hands_against_random() -> None:
+    ismcts_plays_hands_against_random(3)
+
+
+@pytest.mark.slow
 def test_ismcts_with_random_rollouts_plays_fifty_hands_against_random() -> None:
+    ismcts_plays_hands_against_random(50)
+
+
+def ismcts_plays_hands_against_random(hands: int) -> None:
     from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
@@ -59,6 +80,6 @@ def test_ismcts_with_random_rollouts_plays_fifty_hands_against_random() -> None:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
     bots = [ISMCTS(game, evaluator, uct_c=2.0, max_simulations=2, random_state=np.random.RandomState(2)),
             UniformRandomBot(1, np.random.RandomState(3))]
-    for _ in range(50):
+    for _ in range(hands):
         returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
         assert abs(sum(returns)) < 1e-9

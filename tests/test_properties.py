@@ -218,6 +218,7 @@ def test_listed_actions_apply_and_cards_are_conserved(players: int, seed: int, r
         game.apply(choose(rng, legal))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(35), deadline=None)
 @given(players=players_st, seed=seeds_st, rules=rules_st, rng_seed=st.integers(0, 2**32))
 def test_random_actions_refused_cleanly_or_listed(players: int, seed: int, rules: dict[str, Any],
