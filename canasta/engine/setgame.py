@@ -11,7 +11,7 @@ minimum, and going out needs the variant's canastas; the variant supplies the ta
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -63,6 +63,18 @@ from canasta.engine.setmeld import WILD_RANK, Meld, wild_mixes
 from canasta.engine.setmeld import max_meld_value as _max_meld_value
 from canasta.engine.setplay import SetMeldPlay, _rank_name
 from canasta.errors import IllegalActionError
+
+
+class _Growth(NamedTuple):
+    """A meld as a play would leave it, with the side's canasta counts and the turn's melding after it."""
+
+    rank: int
+    naturals: int
+    wilds: int
+    size: int
+    counts: tuple[int, int]
+    created: set[int]
+    added_existing: bool
 
 
 # a house game may extend this family in plain Python (tests/test_adding_a_variant.py) when the engine is compiled
@@ -508,27 +520,35 @@ class SetMeldGame(SetMeldPlay):
     def _check_meld_like(self, action: Action, raise_error: bool) -> bool:
         if self._melds_after_retract(action):
             return self._retracted_problem(raise_error)
-        v = self.variant
         seat = self.turn
-        side = self._sides[seat]
         f = self._fail
-        cards = action.cards
         if self.phase != P_PLAY:
             return f(raise_error, "draw-first", "draw first")
-        if not cards:
+        if not action.cards:
             return f(raise_error, "no-cards", "name the cards to meld")
-        if not self._has_cards(self._usable(seat), cards):
-            if self.unusable is not None and self._has_cards(self.hands[seat], cards):
+        if not self._has_cards(self._usable(seat), action.cards):
+            if self.unusable is not None and self._has_cards(self.hands[seat], action.cards):
                 return f(raise_error, "pile-cards-unusable",
                          "cards taken with the pile cannot be melded this turn (table rule only_top_card_usable)")
             return f(raise_error, "not-in-hand", "you do not hold those cards")
+        if action.kind == MELD:
+            growth = self._new_meld_growth(action, raise_error)
+        else:
+            growth = self._addition_growth(action, raise_error)
+        if isinstance(growth, bool):
+            return growth
+        return self._growth_allowed(action, growth, raise_error)
+
+    def _new_meld_growth(self, action: Action, raise_error: bool) -> _Growth | bool:
+        """A new meld's shape after ``action`` (False: refused; True: accepted outright, black threes)."""
+        v = self.variant
+        f = self._fail
+        cards = action.cards
+        side = self._sides[self.turn]
         melds = self.melds[side]
         wilds = sum(1 for c in cards if _is_wild(c))
         nat_codes = [c for c in cards if not _is_wild(c)]
-        size = self.hand_sizes[seat]
-        counts = self._canastas(side)
-        ordinary = self._threes_ordinary
-        if action.kind == MELD and v.MELDS_JOIN:
+        if v.MELDS_JOIN:
             rank = nat_codes[0] >> 2 if nat_codes else WILD_RANK
             if rank in melds:
                 # Mille: 'All cards of the same rank that are laid down by a player are considered to form one meld'
@@ -540,113 +560,145 @@ class SetMeldGame(SetMeldPlay):
                     return f(raise_error, "meld-naturals",
                              f"a meld must contain at least {self._min_naturals} natural cards")
                 return self._check_meld_like(Action(ADD, cards, rank), raise_error)
-        if action.kind == MELD:
-            if not ordinary and nat_codes and all(is_black_three(c) for c in nat_codes):
-                if not v.BLACK_THREES_MELD:
-                    return f(raise_error, "black-three-meld", "black 3s cannot be melded (Denexa 'Hand and Foot')")
-                if wilds or not 3 <= len(cards) <= 4:
-                    return f(raise_error, "black-three-meld",
-                             "black threes meld only as three or four black threes without wild cards (Fragment)")
-                if size - len(cards) > 1:
-                    return f(raise_error, "black-three-timing",
-                             "black threes may only be melded when going out (Bicycle 'Melds')")
-                if THREE in melds:
-                    return f(raise_error, "duplicate-meld", "your side already has a meld of black threes")
-                why = self._can_finish(side, counts, self.took_pile,
-                                       self._concealed_now(seat, self.turn_created | {THREE}, self.turn_added_existing, side))
-                if why:
-                    return f(raise_error, "black-three-timing", "black threes may only be melded when going out: " + why)
-                return True
-            if not nat_codes:
-                if not v.wild_canastas:
-                    return f(raise_error, "meld-naturals",
-                             f"wild cards may never be melded without natural cards ({v.rule_source('wild-meld')})")
-                if len(cards) < 3:
-                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
-                if WILD_RANK in melds:
-                    return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
-                if len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
-                             f"({v.rule_source('meld-size')})")
-                new_rank, nat, w = WILD_RANK, len(cards), 0
-            else:
-                r = nat_codes[0] >> 2
-                if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
-                    if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", v.red_three_meld_text())
-                    return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
-                if r in melds:
-                    return f(raise_error, "duplicate-meld",
-                             f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
-                if len(nat_codes) < self._min_naturals:
-                    if self._min_naturals == 1:
-                        return f(raise_error, "meld-naturals", "a meld must contain a natural card")
-                    return f(raise_error, "meld-naturals",
-                             f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})")
-                if len(cards) < 3:
-                    return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
-                if wilds > v.wild_capacity(len(nat_codes), 0, False):
+        if not self._threes_ordinary and nat_codes and all(is_black_three(c) for c in nat_codes):
+            return self._check_black_three_meld(action, wilds, raise_error)
+        if not nat_codes:
+            if not v.wild_canastas:
+                return f(raise_error, "meld-naturals",
+                         f"wild cards may never be melded without natural cards ({v.rule_source('wild-meld')})")
+            if len(cards) < 3:
+                return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
+            if WILD_RANK in melds:
+                return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
+            if len(cards) > v.WILD_MELD_MAX:
+                return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                         f"({v.rule_source('meld-size')})")
+            new_rank, nat, w = WILD_RANK, len(cards), 0
+        else:
+            shape = self._natural_meld_problem(nat_codes, wilds, len(cards), raise_error)
+            if shape is not None:
+                return shape
+            new_rank, nat, w = nat_codes[0] >> 2, len(nat_codes), wilds
+        counts = self._canastas(side)
+        if nat + w >= 7:
+            counts = (counts[0] + 1, counts[1] + (0 if w else 1))
+        return _Growth(new_rank, nat, w, nat + w, counts, self.turn_created | {new_rank}, self.turn_added_existing)
+
+    def _natural_meld_problem(self, nat_codes: list[int], wilds: int, size: int, raise_error: bool) -> bool | None:
+        """Why a new meld of natural cards (and ``wilds`` wild cards) is refused; None when it is not."""
+        v = self.variant
+        f = self._fail
+        ordinary = self._threes_ordinary
+        r = nat_codes[0] >> 2
+        if any(c >> 2 != r for c in nat_codes) or (r == THREE and not ordinary):
+            if not ordinary and any(is_red_three(c) for c in nat_codes):
+                return f(raise_error, "red-three", v.red_three_meld_text())
+            return f(raise_error, "meld-rank", f"a meld is three or more cards of one rank ({v.rule_source('meld-rank')})")
+        if r in self.melds[self._sides[self.turn]]:
+            return f(raise_error, "duplicate-meld",
+                     f"your side already has a meld of {_rank_name(r)}: add to it instead (Denexa: no 'two separate melds of the same rank')")
+        if len(nat_codes) < self._min_naturals:
+            if self._min_naturals == 1:
+                return f(raise_error, "meld-naturals", "a meld must contain a natural card")
+            return f(raise_error, "meld-naturals",
+                     f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})")
+        if size < 3:
+            return f(raise_error, "meld-size", f"a meld needs at least three cards ({v.rule_source('meld-size')})")
+        if wilds > v.wild_capacity(len(nat_codes), 0, False):
+            return f(raise_error, "wild-limit", self._wild_limit_text())
+        return None
+
+    def _check_black_three_meld(self, action: Action, wilds: int, raise_error: bool) -> bool:
+        v = self.variant
+        f = self._fail
+        seat = self.turn
+        side = self._sides[seat]
+        size = len(action.cards)
+        if not v.BLACK_THREES_MELD:
+            return f(raise_error, "black-three-meld", "black 3s cannot be melded (Denexa 'Hand and Foot')")
+        if wilds or not 3 <= size <= 4:
+            return f(raise_error, "black-three-meld",
+                     "black threes meld only as three or four black threes without wild cards (Fragment)")
+        if self.hand_sizes[seat] - size > 1:
+            return f(raise_error, "black-three-timing",
+                     "black threes may only be melded when going out (Bicycle 'Melds')")
+        if THREE in self.melds[side]:
+            return f(raise_error, "duplicate-meld", "your side already has a meld of black threes")
+        why = self._can_finish(side, self._canastas(side), self.took_pile,
+                               self._concealed_now(seat, self.turn_created | {THREE}, self.turn_added_existing, side))
+        if why:
+            return f(raise_error, "black-three-timing", "black threes may only be melded when going out: " + why)
+        return True
+
+    def _addition_growth(self, action: Action, raise_error: bool) -> _Growth | bool:
+        """The shape of the meld ``action`` adds to, after it (False: refused)."""
+        v = self.variant
+        f = self._fail
+        cards = action.cards
+        side = self._sides[self.turn]
+        ordinary = self._threes_ordinary
+        wilds = sum(1 for c in cards if _is_wild(c))
+        nat_codes = [c for c in cards if not _is_wild(c)]
+        r = action.target
+        m = self.melds[side].get(r)
+        if m is None:
+            return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r, ordinary) if r else 'that rank'}")
+        if r == THREE and not ordinary:
+            if wilds or any(not is_black_three(c) for c in cards) or m.size + len(cards) > 4:
+                return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
+        elif r == WILD_RANK:
+            if nat_codes:
+                return f(raise_error, "meld-rank", f"only wild cards go on a meld of wild cards ({v.rule_source('meld-rank')})")
+            if m.size + len(cards) > v.WILD_MELD_MAX:
+                return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
+                         f"({v.rule_source('meld-size')})")
+        else:
+            if any(c >> 2 != r for c in nat_codes):
+                if not ordinary and any(is_red_three(c) for c in nat_codes):
+                    return f(raise_error, "red-three", v.red_three_meld_text())
+                return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to "
+                         f"that meld ({v.rule_source('meld-rank')})")
+            n2 = m.naturals + len(nat_codes)
+            w2 = m.wilds
+            for _ in range(wilds):
+                if v.wild_capacity(n2, w2, n2 + w2 >= 7) <= 0:
                     return f(raise_error, "wild-limit", self._wild_limit_text())
-                new_rank, nat, w = r, len(nat_codes), wilds
-            new_size = nat + w
-            created = self.turn_created | {new_rank}
-            if new_size >= 7:
-                counts = (counts[0] + 1, counts[1] + (0 if w else 1))
-            added_existing = self.turn_added_existing
-        else:  # ADD
-            r = action.target
-            m = melds.get(r)
-            if m is None:
-                return f(raise_error, "no-such-meld", f"your side has no meld of {_rank_name(r, ordinary) if r else 'that rank'}")
-            if r == THREE and not ordinary:
-                if wilds or any(not is_black_three(c) for c in cards) or m.size + len(cards) > 4:
-                    return f(raise_error, "black-three-meld", "a black-three meld holds three or four black threes")
-            elif r == WILD_RANK:
-                if nat_codes:
-                    return f(raise_error, "meld-rank", f"only wild cards go on a meld of wild cards ({v.rule_source('meld-rank')})")
-                if m.size + len(cards) > v.WILD_MELD_MAX:
-                    return f(raise_error, "meld-size", f"a meld of wild cards has at most {v.WILD_MELD_MAX} cards "
-                             f"({v.rule_source('meld-size')})")
-            else:
-                if any(c >> 2 != r for c in nat_codes):
-                    if not ordinary and any(is_red_three(c) for c in nat_codes):
-                        return f(raise_error, "red-three", v.red_three_meld_text())
-                    return f(raise_error, "meld-rank", f"only {_rank_name(r, ordinary)} and wild cards can be added to "
-                             f"that meld ({v.rule_source('meld-rank')})")
-                n2 = m.naturals + len(nat_codes)
-                w2 = m.wilds
-                for _ in range(wilds):
-                    if v.wild_capacity(n2, w2, n2 + w2 >= 7) <= 0:
-                        return f(raise_error, "wild-limit", self._wild_limit_text())
-                    w2 += 1
-            was_canasta = m.size >= 7
-            new_size = m.size + len(cards)
-            if r == WILD_RANK:
-                nat, w = new_size, 0
-            else:
-                nat, w = m.naturals + len(nat_codes), m.wilds + wilds
-            if new_size >= 7 and not was_canasta:
-                counts = (counts[0] + 1, counts[1] + (0 if w else 1))
-            elif was_canasta and m.wilds == 0 and w > 0:
-                counts = (counts[0], counts[1] - 1)
-            created = self.turn_created
-            added_existing = self.turn_added_existing or r not in self.turn_created
-        if new_size > self._meld_max and not self._grows_past_max(nat, w):
+                w2 += 1
+        was_canasta = m.size >= 7
+        new_size = m.size + len(cards)
+        if r == WILD_RANK:
+            nat, w = new_size, 0
+        else:
+            nat, w = m.naturals + len(nat_codes), m.wilds + wilds
+        counts = self._canastas(side)
+        if new_size >= 7 and not was_canasta:
+            counts = (counts[0] + 1, counts[1] + (0 if w else 1))
+        elif was_canasta and m.wilds == 0 and w > 0:
+            counts = (counts[0], counts[1] - 1)
+        return _Growth(r, nat, w, new_size, counts, self.turn_created,
+                       self.turn_added_existing or r not in self.turn_created)
+
+    def _growth_allowed(self, action: Action, growth: _Growth, raise_error: bool) -> bool:
+        """The limits on a meld's size and wild cards, and going out when the play empties the hand."""
+        v = self.variant
+        f = self._fail
+        seat = self.turn
+        side = self._sides[seat]
+        if growth.size > self._meld_max and not self._grows_past_max(growth.naturals, growth.wilds):
             return f(raise_error, "meld-size", f"a pile cannot contain more than {self._meld_max} cards "
                      "(Denexa 'Hand and Foot')")
-        if wilds and v.NO_WILD_RANKS and (new_rank if action.kind == MELD else action.target) in v.NO_WILD_RANKS:
+        if v.NO_WILD_RANKS and growth.rank in v.NO_WILD_RANKS and any(_is_wild(c) for c in action.cards):
             return f(raise_error, "wild-limit", "melds of 5s and 7s can never contain wild cards (Denexa 'Triple Play')")
-        left = size - len(cards)
+        left = self.hand_sizes[seat] - len(action.cards)
         if self.pile_aside is not None and \
-                self.pending_value + sum(v.values[c] for c in cards) >= self.minimum(side):
+                self.pending_value + sum(v.values[c] for c in action.cards) >= self.minimum(side):
             # this meld completes the initial meld: the pile set aside joins the hand
             left += self._cards_joining_hand(self.pile_aside)
         # With no discard to follow (stock ended on a red three) only an empty hand is going out.
         if left == 0 or (left == 1 and not self.no_discard):
-            concealed = self._concealed_now_hyp(seat, side, created, added_existing, action, new_size)
-            book_rank = new_rank if action.kind == MELD else action.target
-            why = self._can_finish(side, counts, self.took_pile, concealed,
-                                   (book_rank, w) if new_size >= self._meld_max else None, left)
+            concealed = self._concealed_now_hyp(seat, side, growth.created, growth.added_existing, action, growth.size)
+            why = self._can_finish(side, growth.counts, self.took_pile, concealed,
+                                   (growth.rank, growth.wilds) if growth.size >= self._meld_max else None, left)
             if why:
                 return f(raise_error, "cannot-go-out", why)
         return True

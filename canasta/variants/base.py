@@ -172,9 +172,6 @@ class Variant:
         side = self.side_of(seat)
         return tuple(s for s in ((seat + k) % n for k in range(1, n)) if self.side_of(s) == side)
 
-    def describe_rules(self) -> dict[str, Any]:
-        return dict(self.rules)
-
     def settle(self, scores: list[int], hand_results: list[dict[str, Any]],
                winner: int | None) -> dict[str, Any] | None:
         """The end-of-game settlement between the players (Mille's stakes), or None."""

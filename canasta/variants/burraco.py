@@ -14,7 +14,7 @@ needs a discard and a hook's conditions) and these hooks: ``arrange_meld``,
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from canasta.cards import JOKER, NUM_CODES, rank_of
 from canasta.errors import OptionError
@@ -104,9 +104,6 @@ class Burraco(Variant):
     def deck(self) -> list[int]:
         """'shuffle together two decks ... including the jokers. This will give you a 108-card deck.'"""
         return standard_deck(2, 4)
-
-    def describe_rules(self) -> dict[str, Any]:
-        return dict(self.rules)
 
     # -- hooks -------------------------------------------------------------------
     def arrange_meld(self, cards: tuple[int, ...] | list[int]) -> tuple[str, Arrangement] | str:

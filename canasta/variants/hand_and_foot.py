@@ -334,9 +334,6 @@ class HandAndFoot(Classic):
         decks = self.rules.get("decks") or self.num_players + 1
         return standard_deck(decks, 2 * decks)
 
-    def describe_rules(self) -> dict[str, Any]:
-        return {k: v for k, v in self.rules.items() if k in self.options}
-
     # -- hooks -------------------------------------------------------------------
     def round_minimum(self, hand_no: int) -> int:
         """The opening-meld minimum of hand ``hand_no`` (1-based): 50, 90, 120, 150."""

@@ -148,9 +148,6 @@ class Samba(Variant):
         """'162 cards in all ... shuffle together three decks ... being sure to include the jokers.'"""
         return standard_deck(self.decks, 2 * self.decks)
 
-    def describe_rules(self) -> dict[str, Any]:
-        return dict(self.rules)
-
     # -- melds -------------------------------------------------------------------
     def arrange_meld(self, cards: tuple[int, ...] | list[int]) -> tuple[str, Arrangement] | str:
         """('set' | 'run', arrangement) of a whole meld, or why it is not one.
