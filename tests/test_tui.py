@@ -635,3 +635,61 @@ def test_item_13_cli_resume_uses_the_autosave_file(tmp_path: Path, monkeypatch: 
     assert result.exit_code == 0 and "canasta play --resume" in result.output
     result = runner.invoke(app, ["play", "--resume"], input="quit\n")
     assert result.exit_code == 0 and "you are seat 1" in result.output
+
+
+# ------------------------------------------------------------------ issue 50: what the screen says is what happened
+# The tests named ``test_issue50_item_N_...`` cover the numbered defects of issue 50; each failed before.
+def log_text(tg: TerminalGame) -> str:
+    return "\n".join(tg.entry_text(e).plain for e in tg.log)
+
+
+def test_issue50_item_1_an_undone_meld_leaves_the_log() -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    for line in ("draw", "meld Kh Kd 2s"):
+        tg.command(line)
+    assert "meld Kh Kd 2s" in log_text(tg)
+    tg.command("undo")
+    assert "meld Kh Kd 2s" not in log_text(tg)
+    tg.command("discard 6h")
+    assert "meld Kh Kd 2s" not in log_text(tg) and "discard 6h" in log_text(tg)
+    assert "Taken back: meld Kh Kd 2s" in out.getvalue()
+
+
+def test_issue50_item_2_a_hand_and_foot_take_lists_the_cards_taken_and_says_how_many_stay() -> None:
+    """The default takes the top seven cards: the log names those seven, not the whole pile."""
+    game = Game("hand-and-foot", 4, 3)
+    tg, _out = session(game, 0)
+    checked = {"you": 0, "computer": 0}
+    for _ in range(3000):
+        if game.is_over or min(checked.values()) >= 1:
+            break
+        actor = game.actor
+        action, _ = hint(game.observation(actor), game.legal_actions())
+        pile = list(game.observation(0)["pile"])
+        hand_no = game.hand_no
+        tg.step(actor, action)
+        if action.kind != "take" or game.hand_no != hand_no or len(pile) <= 7:
+            continue
+        line = next(tg.entry_text(e).plain for e in reversed(tg.log) if e.actor == actor)
+        assert f"the top 7 cards of the pile; {len(pile) - 7} stay" in line, line
+        if actor != 0:
+            assert ": " + " ".join(pile[-7:]) + ")" in line, line
+            assert f"{len(pile)} cards" not in line, line
+        checked["you" if actor == 0 else "computer"] += 1
+    assert min(checked.values()) >= 1, checked
+
+
+def test_issue50_item_3_a_new_game_keeps_the_unfinished_autosave_and_says_how_to_resume(tmp_path: Path) -> None:
+    autosave = tmp_path / "auto.json"
+    run(["take As Ac", "quit"], autosave=autosave)
+    first = autosave.read_text()
+    text = " ".join(run(["quit"], seed=99, autosave=autosave).split())
+    assert f"An unfinished game is kept in {autosave}: resume it with 'canasta play --load {autosave}'" in text
+    assert autosave.read_text() == first  # not replaced
+    second = tmp_path / "auto-2.json"
+    assert json.loads(second.read_text())["game"]["seed"] == 99
+    assert "resume with: canasta play --resume" in text
+    resumed = run(["quit"], resume=True, autosave=autosave)  # the newest: the game just left
+    assert f"Resumed {second}" in resumed and autosave.read_text() == first
+    third = " ".join(run(["quit"], seed=5, autosave=autosave).split())
+    assert "2 unfinished games are kept" in third and f"canasta play --load {autosave}" in third

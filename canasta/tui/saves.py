@@ -111,6 +111,25 @@ def default_autosave_path() -> Path:
     return Path(state) / "canasta" / "autosave.json"
 
 
+def autosaves(path: Path) -> list[Path]:
+    """The autosaved games beside ``path`` (``autosave.json``, ``autosave-2.json``, ...), the newest last: one a game,
+    so that starting a new game never replaces an unfinished one."""
+    found = [path] if path.is_file() else []
+    found += [p for p in path.parent.glob(f"{path.stem}-*{path.suffix}")
+              if p.stem[len(path.stem) + 1:].isdigit() and p.is_file()]
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def free_autosave(path: Path) -> Path:
+    """The autosave file of a new game: ``path`` if no game is kept there, else the first free numbered name."""
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
+
+
 def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
     """The options given beside --load that disagree with the saved game (None: not given)."""
     g = saved.game
@@ -141,5 +160,5 @@ def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["SAVE_VERSION", "Saved", "default_autosave_path", "describe_load_conflicts", "parse_save", "read_save",
+__all__ = ["SAVE_VERSION", "Saved", "autosaves", "default_autosave_path", "describe_load_conflicts", "free_autosave", "parse_save", "read_save",
            "save_text", "what_is", "write_save"]

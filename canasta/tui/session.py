@@ -364,8 +364,11 @@ class TerminalGame:
         elif action.kind == ASK:
             text = Text("asks: may I go out?" if not mine else "ask: may I go out?")
         elif action.kind == TAKE:
-            pile = before["pile"]
-            text.append(f" (the pile, {plural(len(pile), 'card')}")
+            pile, stay = self.taken_from_pile(before["pile"], after["pile"], new_hand)
+            if stay:  # Hand and Foot takes the top seven cards: name those, and say what is left
+                text.append(f" (the top {plural(len(pile), 'card')} of the pile; {stay} stay")
+            else:
+                text.append(f" (the pile, {plural(len(pile), 'card')}")
             if mine and not new_hand:
                 gained = Counter(after["hand"])
                 gained.subtract(before["hand"])
@@ -387,6 +390,12 @@ class TerminalGame:
         if new_hand:
             return
         self.announce_changes(actor, before, after)
+
+    @staticmethod
+    def taken_from_pile(before: list[str], after: list[str], new_hand: bool) -> tuple[list[str], int]:
+        """The cards a take moved off the pile (its top ones) and how many stayed under them."""
+        stay = len(after) if not new_hand and after == before[:len(after)] else 0
+        return before[stay:], stay
 
     def announce_changes(self, actor: int, before: dict[str, Any], after: dict[str, Any]) -> None:
         """Public changes an action brings beside its own effect: red threes, feet, pozzetti, bonus cards."""
@@ -617,8 +626,10 @@ class TerminalGame:
                      "yellow")
             return
         self.game, logged = self.undo_stack.pop()
-        if logged is not None:
-            logged.stylize("strike dim")  # the last moves show it taken back
+        if logged is not None:  # the log shows what happened: a move taken back leaves it
+            for entry in self.log:
+                entry.parts = [p for p in entry.parts if p is not logged]
+            self.log = [e for e in self.log if e.parts]
         self.say(f"Taken back: {logged.plain if logged is not None else 'your last meld'}.")
         self.show = True
 
