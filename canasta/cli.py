@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -38,9 +41,47 @@ def player_count(variant: str, players: int | None) -> int:
     return 4 if 4 in counts else counts[0]
 
 
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+#: An error may quote the user's input: a quotation longer than this is cut to its first half, and the whole
+#: line to MAX_ERROR characters, so that a pasted or damaged file is never echoed back whole.
+MAX_QUOTE = 120
+MAX_ERROR = 1000
+_LONG_QUOTE = re.compile(f"'[^'\\n]{{{MAX_QUOTE},}}'|\"[^\"\\n]{{{MAX_QUOTE},}}\"")
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, ``error: ...``, and exit status 2."""
+    line = _LONG_QUOTE.sub(lambda m: m.group()[:MAX_QUOTE // 2] + "…" + m.group()[0], " ".join(message.split()))
+    if len(line) > MAX_ERROR:
+        line = line[:MAX_ERROR - 1] + "…"
+    typer.echo(f"error: {line}", err=True)
     raise typer.Exit(2)
+
+
+@contextmanager
+def reading(name: str | Path, kind: str) -> Iterator[None]:
+    """Around reading the user's file ``name`` as ``kind`` ("a saved game"): whatever a damaged or foreign file
+    makes the reader raise is one line naming the file, not a Python message or a traceback."""
+    try:
+        yield
+    except CanastaError as exc:
+        fail(str(exc))
+    except RecursionError:
+        fail(f"{name} is not {kind}: it is nested too deeply")
+    except KeyError as exc:
+        fail(f"{name} is not {kind}: the field {exc.args[0] if exc.args else ''!s} is missing")
+    except (TypeError, ValueError, AttributeError, IndexError):
+        fail(f"{name} is not {kind}: its fields do not have the expected values")
+
+
+def read_input(path: Path) -> str:
+    """The text of the file ``path``, or of standard input for ``-``: UTF-8 (a byte-order mark accepted)."""
+    from canasta.record import decode_text, read_text_file
+
+    with reading(path, "readable"):
+        if str(path) == "-":
+            return decode_text(sys.stdin.buffer.read(), "standard input")
+        return read_text_file(path)
+    raise AssertionError("unreachable: reading() exits on every error")
 
 
 @app.command()
@@ -61,10 +102,13 @@ def play(
 
     from canasta.tui import parse_levels, run_play
     from canasta.tui.prompt import is_interactive
-    from canasta.tui.saves import default_autosave_path
+    from canasta.tui.saves import default_autosave_path, read_save
 
     # a session at a terminal autosaves when it stops unfinished; a piped one only when CANASTA_AUTOSAVE asks
     autosave = default_autosave_path() if is_interactive() or os.environ.get("CANASTA_AUTOSAVE") or resume else None
+    if load is not None:  # a file that is not a saved game is one line, before the game starts
+        with reading(load, "a saved game"):
+            read_save(load)
     try:
         run_play(variant=variant, players=players, seed=seed, rules=parse_rules(rule) or None, seat=seat,
                  levels=parse_levels(level), load=load, resume=resume, autosave=autosave)
@@ -79,16 +123,9 @@ def legal(position: Annotated[Path, typer.Argument(help="a position saved with '
     from canasta.notation import format_action
     from canasta.tui.saves import parse_save
 
-    try:
-        text = position.read_text()
-    except OSError as exc:
-        fail(f"cannot read {position}: {exc.strerror}")
-        return
-    try:
+    text = read_input(position)
+    with reading(position, "a saved game"):
         game = parse_save(text, str(position)).game
-    except CanastaError as exc:
-        fail(str(exc))
-        return
     for action in game.legal_actions():
         typer.echo(f"{game.actor}: {format_action(action)}")
 
@@ -100,19 +137,13 @@ def replay(record: Annotated[Path, typer.Argument(help="a game record in the not
     """Replay a record, check every action, and print the hand scores."""
     from canasta.record import replay_command, verify_record
 
-    try:
-        text = record.read_text()
-    except OSError as exc:
-        fail(f"cannot read {record}: {exc.strerror}")
-        return
-    refused = not_a_record(text, record)
-    if refused:
-        fail(refused)
-        return
-    try:
-        typer.echo(verify_record(text) if verify else replay_command(text))
-    except CanastaError as exc:
-        fail(str(exc))
+    text = read_input(record)
+    with reading(record, "a game record"):
+        refused = not_a_record(text, record)
+        if refused:
+            fail(refused)
+        summary = verify_record(text) if verify else replay_command(text)
+    typer.echo(summary)
 
 
 def not_a_record(text: str, path: Path) -> str | None:
@@ -140,22 +171,16 @@ def score(
     """The scorekeeper: score a hand played with real cards."""
     from canasta.scorekeeper import render_sheet, score_input
 
-    try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text()
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror}")
-        return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{file} is not JSON: {exc}")
-        return
-    try:
+    text = read_input(file)
+    name = "standard input" if str(file) == "-" else str(file)
+    with reading(name, "a scorekeeper hand"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            fail(f"{name} is not JSON: {exc}")
         result = score_input(data)
-    except CanastaError as exc:
-        fail(str(exc))
-        return
-    typer.echo(json.dumps(result, indent=2) if as_json else render_sheet(data, result))
+        shown = json.dumps(result, indent=2) if as_json else render_sheet(data, result)
+    typer.echo(shown)
 
 
 @app.command()
@@ -228,7 +253,10 @@ def complete_soak(
             fail(f"unknown variants: {', '.join(unknown)}")
             return
         run_complete_rounds(paths[0], variants=chosen, hands=hands, stop_after_seconds=60 * minutes)
-    totals = summarize_complete_rounds(paths)
+    for path in paths if summary else []:
+        read_input(Path(path))
+    with reading(out, "a file of complete-soak chunks (JSON lines)"):
+        totals = summarize_complete_rounds(paths)
     typer.echo(render_complete_rounds(totals, hands))
     if any(t["failure_count"] for t in totals):
         raise typer.Exit(1)
@@ -332,11 +360,11 @@ def arena(
     registers in the entry-point group canasta.players (docs/players.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
-    from canasta.arena import load_results, render, run_arena, write_json, write_outputs
+    from canasta.arena import render, run_arena, write_json, write_outputs
 
     names = [n.strip() for n in players.split(",") if n.strip()]
+    earlier = resume_arena(out) if resume else None
     try:
-        earlier = load_results(out) if resume else None
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True, disable=as_json) as bar:
             task = bar.add_task("games", total=None)
@@ -358,6 +386,21 @@ def arena(
         return
     typer.echo(render(result))
     typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
+
+
+def resume_arena(out: Path) -> dict[str, Any]:
+    """The results of the run ``arena --resume`` continues, or one line saying why that file cannot be resumed."""
+    from canasta.arena import load_results
+
+    js = out.with_suffix(".json")
+    if js.exists():
+        read_input(js)  # the encoding, named like every other file's
+    try:
+        return load_results(out)
+    except RecursionError:
+        fail(f"cannot resume: {js} is not a results file (it is nested too deeply)")
+    except ValueError as exc:
+        fail(str(exc))
 
 
 #: The extra that installs each optional module (pyproject.toml); a module not named here is a base dependency.

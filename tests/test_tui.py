@@ -693,3 +693,12 @@ def test_issue50_item_3_a_new_game_keeps_the_unfinished_autosave_and_says_how_to
     assert f"Resumed {second}" in resumed and autosave.read_text() == first
     third = " ".join(run(["quit"], seed=5, autosave=autosave).split())
     assert "2 unfinished games are kept" in third and f"canasta play --load {autosave}" in third
+
+
+def test_issue50_item_7_a_pasted_long_line_is_refused_in_one_line() -> None:
+    line = "meld " + " ".join(["Kh", "Kd", "2s"] * 3332)
+    tg, out = session(Game("classic", 4, 11), 0, [line, "draw"])
+    assert tg.read("> ") == "draw"  # the long line is refused, the next one read
+    said = out.getvalue().strip().splitlines()
+    assert said[-2] == f"That line is {len(line):,} characters long; a move or command is at most 300. Type it again."
+    assert tg.game.to_json() == Game("classic", 4, 11).to_json()

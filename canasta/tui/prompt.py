@@ -89,9 +89,11 @@ class PlainReader:
     def __call__(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = self.stream.readline()
-        if not line:
+        buffer = getattr(self.stream, "buffer", None)  # bytes, so that a line of another encoding is not fatal
+        raw = buffer.readline() if buffer is not None else self.stream.readline()
+        if not raw:
             raise EOFError
+        line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
         text = line.rstrip("\n")
         self.out.write(text + "\n")  # echo, so that a piped session's output shows what was typed
         return text

@@ -82,8 +82,10 @@ def parse_save(text: str, name: str) -> Saved:
             levels = {int(s): str(n) for s, n in (data.get("levels") or {}).items()}
         except SchemaError as exc:
             raise OptionError(f"{name}: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise OptionError(f"{name} is a damaged save: {exc!r}") from None
+        except KeyError as exc:
+            raise OptionError(f"{name} is a damaged save: it has no {exc.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError):
+            raise OptionError(f"{name} is a damaged save: its seat, levels or game are not of the saved kinds") from None
         return Saved(game, seat, levels)
     if "schema" not in data:
         raise OptionError(f"{name} is not a saved game (it has neither 'canasta_save' nor 'schema'); "
@@ -95,11 +97,9 @@ def parse_save(text: str, name: str) -> Saved:
 
 
 def read_save(path: Path) -> Saved:
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return parse_save(text, str(path))
+    from canasta.record import read_text_file
+
+    return parse_save(read_text_file(path), str(path))
 
 
 def default_autosave_path() -> Path:

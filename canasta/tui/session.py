@@ -93,6 +93,9 @@ VARIANT_NOTES = {"burraco": _BURRACO, "samba": _SAMBA, "bolivian": _SAMBA, "braz
                  "italian": _SAMBA + "\n" + _ITALIAN, "hand-and-foot": _FEET, "triple-play": _FEET,
                  "american": _AMERICAN, "mille": _MILLE}
 
+#: The longest line read as a move or command: the longest move (a whole hand laid down) is well under it.
+MAX_LINE = 300
+
 COMMANDS = ["help", "moves", "hint", "table", "scores", "undo", "save", "record", "quit"]
 _UNDOABLE = (MELD, ADD, MERGE)
 
@@ -472,12 +475,18 @@ class TerminalGame:
         if self.pending is not None:
             line, self.pending = self.pending, None
             return line
-        try:
-            return self.input_fn(prompt).strip()
-        except EOFError:
-            raise Quit("eof") from None
-        except KeyboardInterrupt:
-            raise Quit("interrupt") from None
+        while True:
+            try:
+                line = self.input_fn(prompt).strip()
+            except EOFError:
+                raise Quit("eof") from None
+            except KeyboardInterrupt:
+                raise Quit("interrupt") from None
+            if len(line) <= MAX_LINE:
+                return line
+            # a paste gone wrong: refused unread, in one line (reading it would echo every card it names)
+            self.say(f"That line is {len(line):,} characters long; a move or command is at most {MAX_LINE}. "
+                     "Type it again.", "red")
 
     def candidates(self) -> Candidates:
         g = self.game
