@@ -449,7 +449,8 @@ def _int_tag(record: Record, name: str) -> int:
 def _new_game(record: Record) -> Game:
     if "Redacted" in record.tags:
         raise RecordError(record.tag_lines["Redacted"],
-                          f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed")
+                          f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed; "
+                          "only a full record replays ('record FILE full' in canasta play writes one)")
     if "Format" in record.tags and not 1 <= _int_tag(record, "Format") <= RECORD_FORMAT:
         raise RecordError(record.tag_lines["Format"], f"record format {record.tags['Format']} is newer than this "
                                                       f"version reads (formats 1 to {RECORD_FORMAT})")

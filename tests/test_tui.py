@@ -702,3 +702,31 @@ def test_issue50_item_7_a_pasted_long_line_is_refused_in_one_line() -> None:
     said = out.getvalue().strip().splitlines()
     assert said[-2] == f"That line is {len(line):,} characters long; a move or command is at most 300. Type it again."
     assert tg.game.to_json() == Game("classic", 4, 11).to_json()
+
+
+def test_issue50_item_5_replaying_a_redacted_record_says_how_to_write_a_full_one(tmp_path: Path) -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("draw")
+    tg.command(f"record {tmp_path / 'mine.txt'}")
+    assert "'record " in out.getvalue() and " full' writes one that canasta replay checks" in out.getvalue()
+    result = runner.invoke(app, ["replay", str(tmp_path / "mine.txt")])
+    assert result.exit_code == 2 and "'record FILE full' in canasta play writes one" in result.output
+    tg.command(f"record {tmp_path / 'full.txt'} full")
+    assert runner.invoke(app, ["replay", str(tmp_path / "full.txt")]).exit_code == 0
+
+
+def test_issue50_item_6_save_and_record_do_not_write_over_a_file_of_another_kind(tmp_path: Path) -> None:
+    notes = tmp_path / "important.txt"
+    notes.write_text("my notes\n")
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command(f"save {notes}")
+    tg.command(f"record {notes}")
+    assert notes.read_text() == "my notes\n"
+    assert out.getvalue().count(f"{notes} exists and is not a") == 2
+    save, record = tmp_path / "game.json", tmp_path / "game.txt"
+    for _ in range(2):  # a save or a record of ours is replaced without a question
+        tg.command(f"save {save}")
+        tg.command(f"record {record}")
+        tg.command("draw")
+    assert json.loads(save.read_text())["game"]["history"] and record.read_text().startswith("[")
+    assert out.getvalue().count("exists and is not a") == 2

@@ -45,6 +45,29 @@ def write_save(path: Path, game: Game, seat: int, levels: dict[int, str], make_d
     os.replace(tmp, path)
 
 
+def foreign_file(path: Path, kind: str) -> str | None:
+    """Why ``save`` (``kind`` "a saved game") or ``record`` ("a game record") must not write over ``path``: it
+    exists and is not a file of that kind (a text file named by mistake). None when writing is safe."""
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return f"{path} is a folder"
+    try:
+        text = path.read_bytes()[:1_000_000].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    ours = what_is(text) == "a game record" if kind == "a game record" else _is_save(text)
+    return None if ours else f"{path} exists and is not {kind}: it is left as it is; choose another name"
+
+
+def _is_save(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and ("canasta_save" in data or "schema" in data)
+
+
 def what_is(text: str) -> str | None:
     """A short name for a file that is not a saved game ("a game record", "a scorekeeper hand"), else None."""
     stripped = text.lstrip()
@@ -160,5 +183,5 @@ def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["SAVE_VERSION", "Saved", "autosaves", "default_autosave_path", "describe_load_conflicts", "free_autosave", "parse_save", "read_save",
+__all__ = ["SAVE_VERSION", "Saved", "autosaves", "default_autosave_path", "describe_load_conflicts", "foreign_file", "free_autosave", "parse_save", "read_save",
            "save_text", "what_is", "write_save"]

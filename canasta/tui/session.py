@@ -31,7 +31,7 @@ from canasta.players import Player, get_player, hint
 from canasta.record import export_record
 from canasta.scoring import settlement_lines
 from canasta.tui.prompt import Candidates, InputFn
-from canasta.tui.saves import write_save
+from canasta.tui.saves import foreign_file, write_save
 from canasta.tui.view import (
     cards_text,
     hand_line,
@@ -724,6 +724,10 @@ class TerminalGame:
         if not name:
             self.say("save needs a file name: save FILE", "red")
             return
+        refused = foreign_file(Path(name), "a saved game")
+        if refused:
+            self.say(f"Not saved: {refused}.", "red", whole=True)
+            return
         try:
             write_save(Path(name), self.game, self.seat, self.levels)
         except OSError as exc:
@@ -742,6 +746,10 @@ class TerminalGame:
         except NotationError as exc:
             self.say(f"No record: {exc}", "red")
             return
+        refused = foreign_file(Path(words[0]), "a game record")
+        if refused:
+            self.say(f"Not written: {refused}.", "red", whole=True)
+            return
         try:
             Path(words[0]).write_text(text)
         except OSError as exc:
@@ -751,7 +759,8 @@ class TerminalGame:
             self.say(f"Wrote the full game record to {words[0]} (every hand and the stock, in clear); "
                      f"check it with: canasta replay {words[0]}", whole=True)
         else:
-            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??).", whole=True)
+            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??); "
+                     f"'record {words[0]} full' writes one that canasta replay checks.", whole=True)
 
     def write_autosave(self) -> str:
         if self.autosave is None:
