@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from canasta.cards import format_card
 from canasta.cli import app
 from canasta.engine.actions import ASK, DISCARD, MELD, YES
 from canasta.engine.game import Game
@@ -730,3 +731,29 @@ def test_issue50_item_6_save_and_record_do_not_write_over_a_file_of_another_kind
         tg.command("draw")
     assert json.loads(save.read_text())["game"]["history"] and record.read_text().startswith("[")
     assert out.getvalue().count("exists and is not a") == 2
+
+
+def test_issue50_item_8_a_loaded_game_keeps_the_hands_moves_and_this_turns_undo(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    tg, _ = session(Game("classic", 4, 11), 0)
+    for line in ("draw", "meld Kh Kd 2s", f"save {save}"):
+        tg.command(line)
+    before = log_text(tg)
+    out = io.StringIO()
+    box: list[TerminalGame] = []
+
+    def capture(self: TerminalGame) -> None:
+        box.append(self)
+
+    original = TerminalGame.run
+    TerminalGame.run = capture  # type: ignore[method-assign]
+    try:
+        run_play(load=save, input_fn=scripted([]), output=out)
+    finally:
+        TerminalGame.run = original  # type: ignore[method-assign]
+    resumed = box[0]
+    assert "You drew" in before and "You drew" in log_text(resumed) and "meld Kh Kd 2s" in log_text(resumed)
+    resumed.command("undo")
+    assert "Taken back: meld Kh Kd 2s" in out.getvalue()
+    hand = [format_card(c) for c in resumed.game.hand_cards(0)]
+    assert {"Kh", "Kd", "2s"} <= set(hand) and "meld Kh Kd 2s" not in log_text(resumed)

@@ -146,6 +146,8 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         reader = PlainReader(sys.stdin, console.file)
     session = TerminalGame(game, seat, reader, console, levels=resolved, screen=screen, autosave=autosave)
     session_box.append(session)
+    if load is not None:
+        session.restore_context()  # this hand's moves in the log, this turn's melds undoable
     session.event(None, banner)  # printed, and kept in the last moves of the first screen
     for notice in notices:
         session.event(None, Text(notice, style="yellow"))

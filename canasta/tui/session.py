@@ -12,6 +12,7 @@ event is printed as it happens and the table before each of your turns.
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, KEEP, MELD, MERGE, N
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
-from canasta.errors import IllegalActionError, NotationError, OptionError
+from canasta.errors import CanastaError, IllegalActionError, NotationError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players import Player, get_player, hint
 from canasta.record import export_record
@@ -460,6 +461,41 @@ class TerminalGame:
                 finished = probe.observation(self.seat)
             self.undo_stack.clear()
             self.render_hand_result(finished)
+
+    def restore_context(self) -> bool:
+        """After a load: the moves of this hand back in the log, and this turn's melds and additions back for
+        ``undo``, by replaying the game from its deal (quietly). False if the history does not lead to the saved
+        position (then the log starts empty)."""
+        saved = self.game
+        d = saved.to_dict()
+        try:
+            game = type(saved)(d["variant"], d["players"], d["seed"], d.get("rules") or {},
+                               shuffle=d.get("shuffle", "mt19937"))
+            moves = list(saved.history)
+            while moves and game.hand_no < saved.hand_no:  # the hands before this one: not shown
+                game.apply(moves.pop(0)[1])
+        except (CanastaError, KeyError, ValueError):
+            return False
+        console, self.console = self.console, Console(file=io.StringIO(), width=self.console.width, height=24)
+        self.game = game
+        replayed = True
+        try:
+            for actor, action, _ in moves:
+                snapshot = game.copy() if actor == self.seat and action.kind in _UNDOABLE else None
+                self.step(actor, action)
+                if snapshot is not None:
+                    logged = [p for p in self.log[-1].parts if p.plain == format_action(action)] if self.log else []
+                    self.undo_stack.append((snapshot, logged[-1] if logged else None))
+                else:
+                    self.undo_stack.clear()
+        except CanastaError:
+            replayed = False
+        finally:
+            self.console = console
+        if not replayed or game.to_dict() != d:
+            self.game, self.log, self.undo_stack = saved, [], []
+            return False
+        return True
 
     def computer_turn(self) -> None:
         g = self.game
