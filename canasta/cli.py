@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -98,8 +99,6 @@ def play(
     resume: Annotated[bool, typer.Option("--resume", help="resume the game left on quit or Ctrl-C (the autosave)")] = False,
 ) -> None:
     """Play in the terminal against computer players."""
-    import os
-
     from canasta.tui import parse_levels, run_play
     from canasta.tui.prompt import is_interactive
     from canasta.tui.saves import default_autosave_path, read_save
@@ -277,7 +276,8 @@ def variants() -> None:
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-    database: Annotated[str, typer.Option(help="SQLite file or URL, or postgresql://...")] = "canasta.db",
+    database: Annotated[str | None, typer.Option(help="SQLite file or URL, or postgresql://... (default: canasta.db in "
+                                                      "the user's data folder, e.g. ~/.local/share/canasta)")] = None,
     redis: Annotated[str | None, typer.Option(help="redis://... to share tables with other processes")] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds a computer player waits before each action")] = 0.4,
     idle_limit: Annotated[float, typer.Option(help="seconds before an idle seat may be handed to the computer")] = 120.0,
@@ -303,6 +303,10 @@ def serve(
     limits = Limits(games=(games_per_minute, games_per_minute) if games_per_minute > 0 else None,
                     sockets_per_client=sockets_per_client if sockets_per_client > 0 else None,
                     messages=(messages_per_second, 2 * messages_per_second) if messages_per_second > 0 else None)
+    if database is None:  # not the current folder: a server started in a checkout must not leave a file in it
+        folder = user_data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        database = str(folder / "canasta.db")
     web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
                          auto_takeover=auto_takeover, limits=limits,
                          table_expiry=table_expiry * 3600 if table_expiry > 0 else None)
@@ -344,7 +348,8 @@ def arena(
     table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides where the variant allows it)")] = None,
     hands: Annotated[int, typer.Option(help="end each game after this many hands (0: play to the target)")] = 0,
     rule: RuleOpt = None,
-    out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),
+    out: Annotated[Path | None, typer.Option(help="results file stem: writes STEM.json and STEM.png (default: "
+                                              "arena-results in the user's data folder, e.g. ~/.local/share/canasta/arena)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     ray: Annotated[str | None, typer.Option("--ray", help="run the games on a Ray cluster: 'local', 'auto' or "
                                             "HOST:PORT (pip install 'canasta[ray]')")] = None,
@@ -363,6 +368,8 @@ def arena(
     from canasta.arena import render, run_arena, write_json, write_outputs
 
     names = [n.strip() for n in players.split(",") if n.strip()]
+    if out is None:  # results of a run are not files of the folder it runs in (a checkout tracks none)
+        out = user_data_dir() / "arena" / "arena-results"
     earlier = resume_arena(out) if resume else None
     try:
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -388,6 +395,19 @@ def arena(
     typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
 
 
+def user_data_dir() -> Path:
+    """Where canasta keeps a user's files by default (the server's database, arena results), by the platform's
+    convention: $XDG_DATA_HOME/canasta or ~/.local/share/canasta, ~/Library/Application Support/canasta,
+    %LOCALAPPDATA%\\canasta."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "canasta"
+
+
 def resume_arena(out: Path) -> dict[str, Any]:
     """The results of the run ``arena --resume`` continues, or one line saying why that file cannot be resumed."""
     from canasta.arena import load_results
@@ -404,9 +424,19 @@ def resume_arena(out: Path) -> dict[str, Any]:
 
 
 #: The extra that installs each optional module (pyproject.toml); a module not named here is a base dependency.
-EXTRAS = {"fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "psycopg": "web", "redis": "web", "httpx": "web",
-          "websockets": "web", "playwright": "web", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "bench",
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "psycopg": "servers", "redis": "servers",
+          "httpx": "web", "websockets": "web", "playwright": "test", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "bench",
           "open_spiel": "bench", "matplotlib": "arena", "ray": "ray"}
+
+
+def install_target(extra: str) -> str:
+    """What to give pip for ``extra`` from where the user stands: ``'canasta[web]'`` for an installed package,
+    ``-e '.[web]'`` in a checkout (pip cannot find 'canasta' by name there), or the checkout's path elsewhere."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "pyproject.toml").is_file():
+        return f"'canasta[{extra}]'"
+    here = Path.cwd().resolve()
+    return f"-e '.[{extra}]'" if here == root else f"-e '{root}[{extra}]'"
 
 
 def missing_module_message(exc: ImportError) -> str:
@@ -414,7 +444,7 @@ def missing_module_message(exc: ImportError) -> str:
     name = (exc.name or str(exc)).split(".")[0]
     extra = EXTRAS.get(name)
     if extra is not None:
-        return f"this command needs the '{extra}' extra (module {name} is missing): pip install 'canasta[{extra}]'"
+        return f"this command needs the '{extra}' extra (module {name} is missing): pip install {install_target(extra)}"
     return (f"module {name} is missing from this install: reinstall canasta with its dependencies "
             "(pip install canasta, or pip install -e . in a checkout)")
 
