@@ -240,7 +240,7 @@ def complete_soak(
     summary: Annotated[bool, typer.Option("--summary", help="only print the totals of --out (several files: "
                                                             "comma-separated)")] = False,
 ) -> None:
-    """The long completeness soak (issue 17): every variant in fair rounds, resumable, with its totals."""
+    """The long completeness soak: every variant in fair rounds, resumable, with its totals."""
     from canasta.soak import render_complete_rounds, run_complete_rounds, summarize_complete_rounds
     from canasta.variants import VARIANTS
 

@@ -757,3 +757,52 @@ def test_issue50_item_8_a_loaded_game_keeps_the_hands_moves_and_this_turns_undo(
     assert "Taken back: meld Kh Kd 2s" in out.getvalue()
     hand = [format_card(c) for c in resumed.game.hand_cards(0)]
     assert {"Kh", "Kd", "2s"} <= set(hand) and "meld Kh Kd 2s" not in log_text(resumed)
+
+
+def test_issue50_item_9_ending_the_hand_by_declining_the_pile_is_said_in_words() -> None:
+    from canasta.engine.actions import END, Action
+
+    tg, _ = session(Game("classic", 4, 11), 0)
+    before = tg.game.observation(0)
+    tg.announce(2, Action(END, (), 0), before, before)
+    tg.announce(0, Action(END, (), 0), before, before)
+    text = log_text(tg)
+    assert "Seat 2 (partner): declines the pile with the stock used up; the hand ends" in text
+    assert "You declined the pile with the stock used up" in text and ": end" not in text
+
+
+def test_issue50_item_10_a_json_list_and_a_bad_seat_in_a_save_are_named_for_what_they_are(tmp_path: Path) -> None:
+    listed = tmp_path / "list.json"
+    listed.write_text("[1,2,3]")
+    with pytest.raises(OptionError) as info:
+        run(["quit"], load=listed)
+    assert "game record" not in str(info.value) and "JSON object" in str(info.value)
+    save = tmp_path / "seat.json"
+    tg, _ = session(Game("classic", 4, 11), 0)
+    tg.command(f"save {save}")
+    data = json.loads(save.read_text())
+    data["seat"] = 7
+    save.write_text(json.dumps(data))
+    with pytest.raises(OptionError) as info:
+        run(["quit"], load=save)
+    assert "--seat" not in str(info.value) and "names seat 7" in str(info.value)
+
+
+def test_issue50_item_11_unknown_actions_name_this_variants_and_file_names_are_quoted(tmp_path: Path) -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("frobnicate")
+    said = " ".join(out.getvalue().split())
+    assert "unknown action 'frobnicate'; actions are: draw, take" in said
+    assert not {"merge", "special", "keep"} & set(said.replace(",", " ").replace(".", " ").split())
+    samba, out = session(Game("samba", 4, 11), 0)
+    samba.command("frobnicate")
+    assert "merge" in out.getvalue()
+    spaced = tmp_path / "my game.json"
+    tg.command(f"save {spaced}")
+    assert f"canasta play --load '{spaced}'" in " ".join(session_output(tg).split())
+    assert "issue" not in runner.invoke(app, ["--help"]).output
+
+
+def session_output(tg: TerminalGame) -> str:
+    file = tg.console.file
+    return file.getvalue() if isinstance(file, io.StringIO) else ""

@@ -134,6 +134,9 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         seat = seat or 0
         banner = f"{game.variant.title}, {players} players, seed {seed}. Type 'help' for help."
     if not 0 <= seat < game.num_players:
+        if load is not None and saved.seat is not None:
+            raise OptionError(f"{load} is a damaged save: it names seat {seat}, and the game's seats are "
+                              f"0-{game.num_players - 1}")
         raise OptionError(f"--seat must be between 0 and {game.num_players - 1}, not {seat}")
     resolved = resolve_levels(levels, game.num_players, seat)
     reader: InputFn

@@ -71,12 +71,10 @@ def _is_save(text: str) -> bool:
 def what_is(text: str) -> str | None:
     """A short name for a file that is not a saved game ("a game record", "a scorekeeper hand"), else None."""
     stripped = text.lstrip()
-    if stripped.startswith("[") or stripped.startswith("hand "):
-        return "a game record"
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return None
+    except (json.JSONDecodeError, RecursionError):  # a record's tags look like JSON lists: JSON is tried first
+        return "a game record" if stripped.startswith(("[", "hand ")) else None
     if isinstance(data, dict) and "teams" in data:
         return "a scorekeeper hand"
     return None

@@ -13,6 +13,7 @@ event is printed as it happens and the table before each of your turns.
 from __future__ import annotations
 
 import io
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from canasta.cards import format_card, is_wild_card
-from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, KEEP, MELD, MERGE, NO, TAKE, YES, Action
+from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, END, KEEP, KINDS, MELD, MERGE, NO, SPECIAL, TAKE, YES, Action
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
@@ -365,6 +366,9 @@ class TerminalGame:
             text = Text(f"answered {action.kind}")
         elif action.kind in (YES, NO):
             text = Text(f"answers {action.kind}")
+        elif action.kind == END:  # the stock is used up and the pile declined
+            text = Text("declines the pile with the stock used up; the hand ends" if not mine else
+                        "declined the pile with the stock used up; the hand ends")
         elif action.kind == ASK:
             text = Text("asks: may I go out?" if not mine else "ask: may I go out?")
         elif action.kind == TAKE:
@@ -752,8 +756,22 @@ class TerminalGame:
         try:
             return parse_action(line)
         except NotationError as exc:
-            self.say(f"Cannot read that: {exc}. Type 'help' for the notation or 'moves' for a list.", "red")
+            message = str(exc)
+            if line.split()[0].lower() not in KINDS:  # the actions of the game played, not every variant's
+                message = f"unknown action {line.split()[0]!r}; actions are: {', '.join(self.action_words())}"
+            self.say(f"Cannot read that: {message}. Type 'help' for the notation or 'moves' for a list.", "red")
             return None
+
+    def action_words(self) -> list[str]:
+        """The actions of the variant played: Samba's merge, American's special hands and Hand and Foot's keep
+        only where they exist."""
+        g = self.game
+        absent = {MERGE} if not isinstance(g, SambaGame) else set()
+        if g.variant_name != "american":
+            absent.add(SPECIAL)
+        if not g.variant.rules.get("hand_passing"):
+            absent.add(KEEP)
+        return [k for k in KINDS if k not in absent]
 
     # ---------------------------------------------------------------- files
     def save(self, name: str) -> None:
@@ -769,7 +787,7 @@ class TerminalGame:
         except OSError as exc:
             self.say(f"Cannot save to {name}: {exc.strerror or exc}", "red")
             return
-        self.say(f"Saved to {name}; resume with: canasta play --load {name}", whole=True)
+        self.say(f"Saved to {name}; resume with: canasta play --load {shlex.quote(name)}", whole=True)
 
     def record(self, args: str) -> None:
         words = args.split()
