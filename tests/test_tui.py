@@ -806,3 +806,29 @@ def test_issue50_item_11_unknown_actions_name_this_variants_and_file_names_are_q
 def session_output(tg: TerminalGame) -> str:
     file = tg.console.file
     return file.getvalue() if isinstance(file, io.StringIO) else ""
+
+
+def test_issue50_item_9_the_pile_line_says_what_takes_it_in_hand_and_foot_and_samba() -> None:
+    tg, _ = session(Game("hand-and-foot", 4, 3), 0)
+    pile = next(line.plain for line in table_lines_of(tg) if line.plain.startswith("Stock"))
+    assert pile.endswith("top 9d · takes the top 7 cards"), pile
+    assert "'books 1/0/0 of 2/2/1' counts clean/dirty/wild books made" in help_text("hand-and-foot")
+    assert "a run (an escalera)" in help_text("samba")
+    samba = Game("samba", 4, 3)
+    rng = __import__("random").Random(5)
+    for _ in range(5000):  # play until a black three lies on top of the pile
+        if (samba.pile and format_card(samba.pile[-1]) in ("3s", "3c")) or samba.is_over:
+            break
+        samba.apply(rng.choice(samba.legal_actions()))
+    top = format_card(samba.pile[-1])
+    assert top in ("3s", "3c")
+    tg, _ = session(samba, 0)
+    pile = next(line.plain for line in table_lines_of(tg) if line.plain.startswith("Stock"))
+    assert f"blocked: {top} on top" in pile and "not frozen" not in pile, pile
+
+
+def table_lines_of(tg: TerminalGame) -> list[Any]:
+    from canasta.tui.view import table_lines
+
+    return table_lines(tg.game.observation(tg.seat), tg.who, tg.side_label, tg.pile_blocked(), 80,
+                       getattr(tg.game.variant, "pile_pickup", None))

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from canasta.cards import format_card, is_wild_card
+from canasta.cards import format_card, is_black_three, is_red_three, is_wild_card
 from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, END, KEEP, KINDS, MELD, MERGE, NO, SPECIAL, TAKE, YES, Action
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
@@ -69,16 +69,17 @@ Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run;
   its pozzetto and a burraco."""
 _SAMBA = """\
 Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top
-  card on meld #3; 'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one
-  card; 'merge #3 #5' combines two sets of a rank into set #3 (seven cards at
-  most); two seven-card melds to go out."""
+  card on meld #3; 'meld 4h 5h 6h' starts a run (an escalera), 'add #3 7h'
+  adds one card; 'merge #3 #5' combines two sets of a rank into set #3 (seven
+  cards at most); two seven-card melds to go out."""
 _ITALIAN = """\
 Italian: the pile is always frozen (take it with a natural pair); 'meld 2s 2h
   2d' melds deuces, and no 2 plays wild while your side's deuces are short of
   seven."""
 _FEET = """\
 Hand and Foot: play your hand, then pick up your foot and play it; books
-  (seven-card melds) of the kinds shown on the table let your side go out.
+  (seven-card melds) of the kinds shown on the table let your side go out:
+  'books 1/0/0 of 2/2/1' counts clean/dirty/wild books made, of those needed.
   With hand_passing: 'keep 1' or 'keep 2' keeps that dealt pile as your foot
   and passes the other to the player on your left."""
 _AMERICAN = """\
@@ -217,6 +218,9 @@ class TerminalGame:
     def pile_blocked(self) -> bool:
         """The top card stops every take (a black three in Classic): the engine's own table of such cards."""
         g = self.game
+        if isinstance(g, SambaGame) and g.pile:  # its turn checks the top card itself: a wild card or a three
+            top = g.pile[-1]
+            return is_wild_card(top) or is_black_three(top) or is_red_three(top)
         blocks = getattr(g, "_blocks_pile", None)
         return bool(g.pile and blocks is not None and blocks[g.pile[-1]])
 
@@ -225,7 +229,8 @@ class TerminalGame:
 
     def render(self) -> None:
         obs = self.game.observation(self.seat)
-        table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width)
+        table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width,
+                            getattr(self.game.variant, "pile_pickup", None))
         hand = hand_line(obs, self.console.width)
         turn = self.turn_text(obs)
         if not self.screen:
