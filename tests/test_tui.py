@@ -832,3 +832,30 @@ def table_lines_of(tg: TerminalGame) -> list[Any]:
 
     return table_lines(tg.game.observation(tg.seat), tg.who, tg.side_label, tg.pile_blocked(), 80,
                        getattr(tg.game.variant, "pile_pickup", None))
+
+
+def test_issue50_item_11_tab_after_add_offers_only_cards_that_fit_the_meld() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from canasta.tui.prompt import Candidates, MoveCompleter
+
+    cands = Candidates(moves=["add 5 5h", "discard 4d"], hand=["5h", "5c", "4d", "Kh", "2c", "JK", "10s"], commands=[])
+    comp = MoveCompleter(lambda: cands)
+
+    def words(text: str) -> set[str]:
+        return {c.text for c in comp.get_completions(Document(text), CompleteEvent())}
+
+    assert words("add 5 ") == {"5h", "5c", "2c", "JK"}
+    assert words("add 5 5h ") == {"5c", "2c", "JK"}
+    assert words("add W ") == {"2c", "JK"} and words("add 10 ") == {"10s", "2c", "JK"}
+    assert words("add ") == {"5"}  # the meld first: the legal moves' targets
+
+
+def test_issue50_item_11_scores_mid_hand_say_the_hand_counts_when_it_ends() -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("scores")
+    assert "Hand 1 in play: its points count when it ends; the game ends at 5000." in out.getvalue()
+    feet, out = session(Game("hand-and-foot", 4, 3), 0)
+    feet.command("scores")
+    assert "the game is 4 hands." in out.getvalue()

@@ -58,13 +58,23 @@ class MoveCompleter(Completer):
             if verb in ("meld", "add", "discard", "take"):  # then any card still in hand, suits as you hold them
                 left = Counter(cands.hand)
                 left.subtract(w for w in done[1:])
-                options.extend(c for c, k in left.items() if k > 0)
+                options.extend(c for c, k in left.items() if k > 0 and (verb != "add" or fits_meld(c, done)))
         seen: set[str] = set()
         for word in options:
             if word in seen or not word.lower().startswith(current.lower()):
                 continue
             seen.add(word)
             yield Completion(word, start_position=-len(current))
+
+
+def fits_meld(card: str, words: list[str]) -> bool:
+    """Whether ``card`` may follow ``add TARGET ...``: a card of the meld's rank or a wild card ('W': wild cards
+    only). Before the target, or for a meld named by id (#3), only the legal moves' words are offered."""
+    if len(words) < 2 or words[1].startswith("#"):
+        return False
+    target, rank = words[1].upper(), card[:-1].upper() if card != "JK" else "JK"
+    wild = rank in ("2", "JK")
+    return wild if target == "W" else wild or rank == target.replace("T", "10")
 
 
 class PromptReader:
@@ -103,4 +113,4 @@ def is_interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-__all__ = ["Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "is_interactive"]
+__all__ = ["Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "fits_meld", "is_interactive"]

@@ -579,6 +579,8 @@ class TerminalGame:
             return True
         if cmd in ("scores", "score", "sheet"):
             self.console.print(running_sheet(g.hand_results, g.scores, self.side_label, self.went_out_label))
+            if not g.is_over:
+                self.say(self.game_so_far(), "dim")
             return True
         if cmd == "save":
             self.save(rest.strip())
@@ -607,6 +609,14 @@ class TerminalGame:
             return True
         self.play(action)
         return True
+
+    def game_so_far(self) -> str:
+        """Under the score sheet mid-hand: the hand in play scores when it ends, and what ends the game."""
+        g = self.game
+        hands = g.variant.hands_per_game
+        target = getattr(g.variant, "target_score", None)
+        end = f"the game is {plural(hands, 'hand')}" if hands else f"the game ends at {target}" if target else ""
+        return f"Hand {g.hand_no} in play: its points count when it ends" + (f"; {end}." if end else ".")
 
     def meld_by_rank(self, action: Action) -> Action | None:
         """Where melds have ids (Samba, Burraco), 'add K Kc' means your side's one set of kings: 'add #n Kc'."""
