@@ -701,7 +701,7 @@ def test_issue50_item_7_a_pasted_long_line_is_refused_in_one_line() -> None:
     tg, out = session(Game("classic", 4, 11), 0, [line, "draw"])
     assert tg.read("> ") == "draw"  # the long line is refused, the next one read
     said = out.getvalue().strip().splitlines()
-    assert said[-2] == f"That line is {len(line):,} characters long; a move or command is at most 300. Type it again."
+    assert said[-2] == "That line is longer than 300 characters, the most a move or command takes. Type it again."
     assert tg.game.to_json() == Game("classic", 4, 11).to_json()
 
 
@@ -859,3 +859,17 @@ def test_issue50_item_11_scores_mid_hand_say_the_hand_counts_when_it_ends() -> N
     feet, out = session(Game("hand-and-foot", 4, 3), 0)
     feet.command("scores")
     assert "the game is 4 hands." in out.getvalue()
+
+
+def test_issue50_item_7_the_terminal_prompt_cuts_a_paste_as_it_arrives() -> None:
+    """A long paste is cut in the prompt's buffer (redrawing thousands of characters at every key is what took tens
+    of seconds); the one character kept past the limit makes the session refuse the line."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from canasta.tui.prompt import MAX_LINE, Candidates, PromptReader
+
+    with create_pipe_input() as pipe:
+        reader = PromptReader(lambda: Candidates(), input=pipe, output=DummyOutput())
+        pipe.send_text("meld " + "Kh " * 3332 + "\r")
+        assert reader("> ") == ("meld " + "Kh " * 3332)[:MAX_LINE + 1]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
@@ -77,6 +78,10 @@ def fits_meld(card: str, words: list[str]) -> bool:
     return wild if target == "W" else wild or rank == target.replace("T", "10")
 
 
+#: The longest line read as a move or command: the longest move (a whole hand laid down) is well under it.
+MAX_LINE = 300
+
+
 class PromptReader:
     """An input function on prompt_toolkit: history, line editing and completion."""
 
@@ -84,6 +89,14 @@ class PromptReader:
                  output: Output | None = None) -> None:
         self.session: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=MoveCompleter(source),
                                                          complete_while_typing=False, input=input, output=output)
+        # a paste gone wrong is cut as it arrives: redrawing a line of thousands of characters at every key would
+        # take tens of seconds; one character past the limit is kept so that the session refuses the line
+        self.session.default_buffer.on_text_changed += self._bound
+
+    @staticmethod
+    def _bound(buffer: Buffer) -> None:
+        if len(buffer.text) > MAX_LINE + 1:
+            buffer.text = buffer.text[:MAX_LINE + 1]
 
     def __call__(self, prompt: str) -> str:
         return self.session.prompt(prompt)
@@ -113,4 +126,4 @@ def is_interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-__all__ = ["Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "fits_meld", "is_interactive"]
+__all__ = ["MAX_LINE", "Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "fits_meld", "is_interactive"]

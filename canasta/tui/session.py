@@ -32,7 +32,7 @@ from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players import Player, get_player, hint
 from canasta.record import export_record
 from canasta.scoring import settlement_lines
-from canasta.tui.prompt import Candidates, InputFn
+from canasta.tui.prompt import MAX_LINE, Candidates, InputFn
 from canasta.tui.saves import foreign_file, write_save
 from canasta.tui.view import (
     cards_text,
@@ -95,9 +95,6 @@ Mille: no initial meld minimum and no red threes; melds of eight natural cards
 VARIANT_NOTES = {"burraco": _BURRACO, "samba": _SAMBA, "bolivian": _SAMBA, "brazilian": _SAMBA, "chilean": _SAMBA,
                  "italian": _SAMBA + "\n" + _ITALIAN, "hand-and-foot": _FEET, "triple-play": _FEET,
                  "american": _AMERICAN, "mille": _MILLE}
-
-#: The longest line read as a move or command: the longest move (a whole hand laid down) is well under it.
-MAX_LINE = 300
 
 COMMANDS = ["help", "moves", "hint", "table", "scores", "undo", "save", "record", "quit"]
 _UNDOABLE = (MELD, ADD, MERGE)
@@ -530,7 +527,7 @@ class TerminalGame:
             if len(line) <= MAX_LINE:
                 return line
             # a paste gone wrong: refused unread, in one line (reading it would echo every card it names)
-            self.say(f"That line is {len(line):,} characters long; a move or command is at most {MAX_LINE}. "
+            self.say(f"That line is longer than {MAX_LINE} characters, the most a move or command takes. "
                      "Type it again.", "red")
 
     def candidates(self) -> Candidates:
