@@ -792,7 +792,7 @@ class TerminalGame:
             return
         refused = foreign_file(Path(name), "a saved game")
         if refused:
-            self.say(f"Not saved: {refused}.", "red", whole=True)
+            self.say(f"Not saved: {refused}.", "red")
             return
         try:
             write_save(Path(name), self.game, self.seat, self.levels)
@@ -814,7 +814,7 @@ class TerminalGame:
             return
         refused = foreign_file(Path(words[0]), "a game record")
         if refused:
-            self.say(f"Not written: {refused}.", "red", whole=True)
+            self.say(f"Not written: {refused}.", "red")
             return
         try:
             Path(words[0]).write_text(text)
