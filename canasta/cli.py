@@ -392,7 +392,7 @@ def arena(
         typer.echo(json.dumps({k: v for k, v in result.items() if k != "records"}, indent=2))
         return
     typer.echo(render(result))
-    typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
+    typer.echo(f"results: {js}" + (f", plot: {png}" if png else f" (pip install {install_target('arena')} for the plot)"))
 
 
 def user_data_dir() -> Path:
