@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test,web,rl,arena,bench,ray,train]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test,web,servers,rl,arena,bench,ray,train]'
 
 if [ ! -x /usr/bin/chromium ]; then
   export DEBIAN_FRONTEND=noninteractive

@@ -35,8 +35,8 @@ python3 -m venv "$work/web-venv"
   eval "$install_part" >"$work/web-install.log" 2>&1 || { cat "$work/web-install.log"; exit 1; }
 )
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# The server runs from a scratch folder so its SQLite default (canasta.db) lands there.
-(cd "$work" && exec "$work/web-venv/bin/canasta" serve $serve_args --port "$port") >"$work/serve.log" 2>&1 &
+# The server runs from a scratch folder, its data folder in it too: its SQLite default (canasta.db) lands there.
+(cd "$work" && XDG_DATA_HOME="$work/data" exec "$work/web-venv/bin/canasta" serve $serve_args --port "$port") >"$work/serve.log" 2>&1 &
 server_pid=$!
 answered=""
 for _ in $(seq 60); do

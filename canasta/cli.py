@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -38,9 +42,47 @@ def player_count(variant: str, players: int | None) -> int:
     return 4 if 4 in counts else counts[0]
 
 
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+#: An error may quote the user's input: a quotation longer than this is cut to its first half, and the whole
+#: line to MAX_ERROR characters, so that a pasted or damaged file is never echoed back whole.
+MAX_QUOTE = 120
+MAX_ERROR = 1000
+_LONG_QUOTE = re.compile(f"'[^'\\n]{{{MAX_QUOTE},}}'|\"[^\"\\n]{{{MAX_QUOTE},}}\"")
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, ``error: ...``, and exit status 2."""
+    line = _LONG_QUOTE.sub(lambda m: m.group()[:MAX_QUOTE // 2] + "…" + m.group()[0], " ".join(message.split()))
+    if len(line) > MAX_ERROR:
+        line = line[:MAX_ERROR - 1] + "…"
+    typer.echo(f"error: {line}", err=True)
     raise typer.Exit(2)
+
+
+@contextmanager
+def reading(name: str | Path, kind: str) -> Iterator[None]:
+    """Around reading the user's file ``name`` as ``kind`` ("a saved game"): whatever a damaged or foreign file
+    makes the reader raise is one line naming the file, not a Python message or a traceback."""
+    try:
+        yield
+    except CanastaError as exc:
+        fail(str(exc))
+    except RecursionError:
+        fail(f"{name} is not {kind}: it is nested too deeply")
+    except KeyError as exc:
+        fail(f"{name} is not {kind}: the field {exc.args[0] if exc.args else ''!s} is missing")
+    except (TypeError, ValueError, AttributeError, IndexError):
+        fail(f"{name} is not {kind}: its fields do not have the expected values")
+
+
+def read_input(path: Path) -> str:
+    """The text of the file ``path``, or of standard input for ``-``: UTF-8 (a byte-order mark accepted)."""
+    from canasta.record import decode_text, read_text_file
+
+    with reading(path, "readable"):
+        if str(path) == "-":
+            return decode_text(sys.stdin.buffer.read(), "standard input")
+        return read_text_file(path)
+    raise AssertionError("unreachable: reading() exits on every error")
 
 
 @app.command()
@@ -57,14 +99,15 @@ def play(
     resume: Annotated[bool, typer.Option("--resume", help="resume the game left on quit or Ctrl-C (the autosave)")] = False,
 ) -> None:
     """Play in the terminal against computer players."""
-    import os
-
     from canasta.tui import parse_levels, run_play
     from canasta.tui.prompt import is_interactive
-    from canasta.tui.saves import default_autosave_path
+    from canasta.tui.saves import default_autosave_path, read_save
 
     # a session at a terminal autosaves when it stops unfinished; a piped one only when CANASTA_AUTOSAVE asks
     autosave = default_autosave_path() if is_interactive() or os.environ.get("CANASTA_AUTOSAVE") or resume else None
+    if load is not None:  # a file that is not a saved game is one line, before the game starts
+        with reading(load, "a saved game"):
+            read_save(load)
     try:
         run_play(variant=variant, players=players, seed=seed, rules=parse_rules(rule) or None, seat=seat,
                  levels=parse_levels(level), load=load, resume=resume, autosave=autosave)
@@ -79,16 +122,9 @@ def legal(position: Annotated[Path, typer.Argument(help="a position saved with '
     from canasta.notation import format_action
     from canasta.tui.saves import parse_save
 
-    try:
-        text = position.read_text()
-    except OSError as exc:
-        fail(f"cannot read {position}: {exc.strerror}")
-        return
-    try:
+    text = read_input(position)
+    with reading(position, "a saved game"):
         game = parse_save(text, str(position)).game
-    except CanastaError as exc:
-        fail(str(exc))
-        return
     for action in game.legal_actions():
         typer.echo(f"{game.actor}: {format_action(action)}")
 
@@ -100,19 +136,13 @@ def replay(record: Annotated[Path, typer.Argument(help="a game record in the not
     """Replay a record, check every action, and print the hand scores."""
     from canasta.record import replay_command, verify_record
 
-    try:
-        text = record.read_text()
-    except OSError as exc:
-        fail(f"cannot read {record}: {exc.strerror}")
-        return
-    refused = not_a_record(text, record)
-    if refused:
-        fail(refused)
-        return
-    try:
-        typer.echo(verify_record(text) if verify else replay_command(text))
-    except CanastaError as exc:
-        fail(str(exc))
+    text = read_input(record)
+    with reading(record, "a game record"):
+        refused = not_a_record(text, record)
+        if refused:
+            fail(refused)
+        summary = verify_record(text) if verify else replay_command(text)
+    typer.echo(summary)
 
 
 def not_a_record(text: str, path: Path) -> str | None:
@@ -140,22 +170,16 @@ def score(
     """The scorekeeper: score a hand played with real cards."""
     from canasta.scorekeeper import render_sheet, score_input
 
-    try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text()
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror}")
-        return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{file} is not JSON: {exc}")
-        return
-    try:
+    text = read_input(file)
+    name = "standard input" if str(file) == "-" else str(file)
+    with reading(name, "a scorekeeper hand"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            fail(f"{name} is not JSON: {exc}")
         result = score_input(data)
-    except CanastaError as exc:
-        fail(str(exc))
-        return
-    typer.echo(json.dumps(result, indent=2) if as_json else render_sheet(data, result))
+        shown = json.dumps(result, indent=2) if as_json else render_sheet(data, result)
+    typer.echo(shown)
 
 
 @app.command()
@@ -216,7 +240,7 @@ def complete_soak(
     summary: Annotated[bool, typer.Option("--summary", help="only print the totals of --out (several files: "
                                                             "comma-separated)")] = False,
 ) -> None:
-    """The long completeness soak (issue 17): every variant in fair rounds, resumable, with its totals."""
+    """The long completeness soak: every variant in fair rounds, resumable, with its totals."""
     from canasta.soak import render_complete_rounds, run_complete_rounds, summarize_complete_rounds
     from canasta.variants import VARIANTS
 
@@ -228,7 +252,10 @@ def complete_soak(
             fail(f"unknown variants: {', '.join(unknown)}")
             return
         run_complete_rounds(paths[0], variants=chosen, hands=hands, stop_after_seconds=60 * minutes)
-    totals = summarize_complete_rounds(paths)
+    for path in paths if summary else []:
+        read_input(Path(path))
+    with reading(out, "a file of complete-soak chunks (JSON lines)"):
+        totals = summarize_complete_rounds(paths)
     typer.echo(render_complete_rounds(totals, hands))
     if any(t["failure_count"] for t in totals):
         raise typer.Exit(1)
@@ -249,7 +276,8 @@ def variants() -> None:
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-    database: Annotated[str, typer.Option(help="SQLite file or URL, or postgresql://...")] = "canasta.db",
+    database: Annotated[str | None, typer.Option(help="SQLite file or URL, or postgresql://... (default: canasta.db in "
+                                                      "the user's data folder, e.g. ~/.local/share/canasta)")] = None,
     redis: Annotated[str | None, typer.Option(help="redis://... to share tables with other processes")] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds a computer player waits before each action")] = 0.4,
     idle_limit: Annotated[float, typer.Option(help="seconds before an idle seat may be handed to the computer")] = 120.0,
@@ -275,6 +303,10 @@ def serve(
     limits = Limits(games=(games_per_minute, games_per_minute) if games_per_minute > 0 else None,
                     sockets_per_client=sockets_per_client if sockets_per_client > 0 else None,
                     messages=(messages_per_second, 2 * messages_per_second) if messages_per_second > 0 else None)
+    if database is None:  # not the current folder: a server started in a checkout must not leave a file in it
+        folder = user_data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        database = str(folder / "canasta.db")
     web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
                          auto_takeover=auto_takeover, limits=limits,
                          table_expiry=table_expiry * 3600 if table_expiry > 0 else None)
@@ -316,7 +348,8 @@ def arena(
     table: Annotated[int | None, typer.Option(help="players at the table (default 4 for two sides where the variant allows it)")] = None,
     hands: Annotated[int, typer.Option(help="end each game after this many hands (0: play to the target)")] = 0,
     rule: RuleOpt = None,
-    out: Annotated[Path, typer.Option(help="results file stem: writes STEM.json and STEM.png")] = Path("arena-results"),
+    out: Annotated[Path | None, typer.Option(help="results file stem: writes STEM.json and STEM.png (default: "
+                                              "arena-results in the user's data folder, e.g. ~/.local/share/canasta/arena)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     ray: Annotated[str | None, typer.Option("--ray", help="run the games on a Ray cluster: 'local', 'auto' or "
                                             "HOST:PORT (pip install 'canasta[ray]')")] = None,
@@ -332,11 +365,13 @@ def arena(
     registers in the entry-point group canasta.players (docs/players.md)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
-    from canasta.arena import load_results, render, run_arena, write_json, write_outputs
+    from canasta.arena import render, run_arena, write_json, write_outputs
 
     names = [n.strip() for n in players.split(",") if n.strip()]
+    if out is None:  # results of a run are not files of the folder it runs in (a checkout tracks none)
+        out = user_data_dir() / "arena" / "arena-results"
+    earlier = resume_arena(out) if resume else None
     try:
-        earlier = load_results(out) if resume else None
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), transient=True, disable=as_json) as bar:
             task = bar.add_task("games", total=None)
@@ -357,13 +392,51 @@ def arena(
         typer.echo(json.dumps({k: v for k, v in result.items() if k != "records"}, indent=2))
         return
     typer.echo(render(result))
-    typer.echo(f"results: {js}" + (f", plot: {png}" if png else " (pip install 'canasta[arena]' for the plot)"))
+    typer.echo(f"results: {js}" + (f", plot: {png}" if png else f" (pip install {install_target('arena')} for the plot)"))
+
+
+def user_data_dir() -> Path:
+    """Where canasta keeps a user's files by default (the server's database, arena results), by the platform's
+    convention: $XDG_DATA_HOME/canasta or ~/.local/share/canasta, ~/Library/Application Support/canasta,
+    %LOCALAPPDATA%\\canasta."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "canasta"
+
+
+def resume_arena(out: Path) -> dict[str, Any]:
+    """The results of the run ``arena --resume`` continues, or one line saying why that file cannot be resumed."""
+    from canasta.arena import load_results
+
+    js = out.with_suffix(".json")
+    if js.exists():
+        read_input(js)  # the encoding, named like every other file's
+    try:
+        return load_results(out)
+    except RecursionError:
+        fail(f"cannot resume: {js} is not a results file (it is nested too deeply)")
+    except ValueError as exc:
+        fail(str(exc))
 
 
 #: The extra that installs each optional module (pyproject.toml); a module not named here is a base dependency.
-EXTRAS = {"fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "psycopg": "web", "redis": "web", "httpx": "web",
-          "websockets": "web", "playwright": "web", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "bench",
+EXTRAS = {"fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "psycopg": "servers", "redis": "servers",
+          "httpx": "web", "websockets": "web", "playwright": "test", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "bench",
           "open_spiel": "bench", "matplotlib": "arena", "ray": "ray"}
+
+
+def install_target(extra: str) -> str:
+    """What to give pip for ``extra`` from where the user stands: ``'canasta[web]'`` for an installed package,
+    ``-e '.[web]'`` in a checkout (pip cannot find 'canasta' by name there), or the checkout's path elsewhere."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "pyproject.toml").is_file():
+        return f"'canasta[{extra}]'"
+    here = Path.cwd().resolve()
+    return f"-e '.[{extra}]'" if here == root else f"-e '{root}[{extra}]'"
 
 
 def missing_module_message(exc: ImportError) -> str:
@@ -371,7 +444,7 @@ def missing_module_message(exc: ImportError) -> str:
     name = (exc.name or str(exc)).split(".")[0]
     extra = EXTRAS.get(name)
     if extra is not None:
-        return f"this command needs the '{extra}' extra (module {name} is missing): pip install 'canasta[{extra}]'"
+        return f"this command needs the '{extra}' extra (module {name} is missing): pip install {install_target(extra)}"
     return (f"module {name} is missing from this install: reinstall canasta with its dependencies "
             "(pip install canasta, or pip install -e . in a checkout)")
 

@@ -26,13 +26,14 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from canasta.cards import format_card, is_red_three, parse_card
 from canasta.engine import chance
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
-from canasta.errors import CanastaError, IllegalActionError, NotationError
+from canasta.errors import CanastaError, IllegalActionError, NotationError, OptionError
 from canasta.notation import format_move, parse_move
 from canasta.scoring import settlement_lines
 from canasta.variants import find_variant
@@ -358,6 +359,25 @@ def _parse_move(text: str, line: int) -> Move:
     return Move(line, seat, action, drawn)
 
 
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a file the user gives (``name`` says which): UTF-8, with the byte-order mark Windows editors
+    write accepted; another encoding is an :class:`OptionError` that says so, never text with replaced letters."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"{name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
+                          "save it as UTF-8") from None
+
+
+def read_text_file(path: Path) -> str:
+    """:func:`decode_text` of the file ``path``; a file that cannot be read is an :class:`OptionError`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_text(data, str(path))
+
+
 def parse_record(text: str) -> Record:
     """Parse a record (also a redacted one). Raises :class:`RecordError` naming the line."""
     record = Record()
@@ -429,7 +449,8 @@ def _int_tag(record: Record, name: str) -> int:
 def _new_game(record: Record) -> Game:
     if "Redacted" in record.tags:
         raise RecordError(record.tag_lines["Redacted"],
-                          f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed")
+                          f"this record is redacted for seat {record.tags['Redacted']}: its hidden cards cannot be replayed; "
+                          "only a full record replays ('record FILE full' in canasta play writes one)")
     if "Format" in record.tags and not 1 <= _int_tag(record, "Format") <= RECORD_FORMAT:
         raise RecordError(record.tag_lines["Format"], f"record format {record.tags['Format']} is newer than this "
                                                       f"version reads (formats 1 to {RECORD_FORMAT})")
@@ -613,6 +634,7 @@ def verify_record(text: str) -> str:
             f"published when the game started, and every deal replays from that seed\n{summary}")
 
 
-__all__ = ["Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "export_record",
-           "format_record", "names_tag", "parse_record", "record_from_game", "replay_command", "replay_record",
+__all__ = ["Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "decode_text",
+           "export_record", "format_record", "names_tag", "parse_record", "read_text_file", "record_from_game",
+           "replay_command", "replay_record",
            "result_text", "seat_names", "seed_commitment", "verify_record"]

@@ -84,10 +84,12 @@ def test_a_missing_extra_is_named_in_one_line(monkeypatch: pytest.MonkeyPatch, c
     from canasta import cli
 
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now fails as if not installed
+    checkout = Path(cli.__file__).resolve().parent.parent
+    monkeypatch.chdir(checkout)  # tests run from a checkout: the command that works there (issue 50)
     result = runner.invoke(app, ["serve", "--port", "1"])
     assert result.exit_code == 2
     assert result.output.strip() == ("error: this command needs the 'web' extra (module uvicorn is missing): "
-                                      "pip install 'canasta[web]'")
+                                      "pip install -e '.[web]'")
     numpy_missing = cli.missing_module_message(ModuleNotFoundError("No module named 'numpy'", name="numpy"))
     assert "'web'" not in numpy_missing and "reinstall canasta" in numpy_missing
 
@@ -99,7 +101,9 @@ def test_a_missing_extra_is_named_in_one_line(monkeypatch: pytest.MonkeyPatch, c
         cli.main()
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert err == "error: this command needs the 'arena' extra (module matplotlib is missing): pip install 'canasta[arena]'\n"
+    assert err == "error: this command needs the 'arena' extra (module matplotlib is missing): pip install -e '.[arena]'\n"
+    monkeypatch.chdir(checkout.parent)  # elsewhere: the checkout's path
+    assert cli.missing_module_message(ModuleNotFoundError(name="redis")).endswith(f"pip install -e '{checkout}[servers]'")
 
 
 def test_legal_and_replay_say_what_a_wrong_file_is(tmp_path: Path) -> None:
@@ -121,3 +125,28 @@ def test_legal_and_replay_say_what_a_wrong_file_is(tmp_path: Path) -> None:
     garbage.write_text("hello")
     result = runner.invoke(app, ["legal", str(garbage)])
     assert result.exit_code == 2 and str(garbage) in result.output and "not a saved game" in result.output
+
+
+def test_serve_and_arena_leave_the_folder_they_run_in_clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 50: `canasta serve` keeps its SQLite default and `canasta arena` its results in the user's data
+    folder, not in the current one (a checkout would show them as untracked, or see a tracked file replaced)."""
+    import uvicorn
+
+    from canasta import arena
+
+    data, here = tmp_path / "data", tmp_path / "checkout"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kw: None)
+    result = runner.invoke(app, ["serve", "--port", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"(database {data / 'canasta' / 'canasta.db'})" in result.output
+    written: list[Path] = []
+    monkeypatch.setattr(arena, "run_arena", lambda *args, **kw: {"summary": {}})
+    monkeypatch.setattr(arena, "render", lambda result: "")
+    monkeypatch.setattr(arena, "write_outputs", lambda result, out: (written.append(out), (out, None))[1])
+    result = runner.invoke(app, ["arena", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    assert written == [data / "canasta" / "arena" / "arena-results"]
+    assert list(here.iterdir()) == []

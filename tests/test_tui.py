@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from canasta.cards import format_card
 from canasta.cli import app
 from canasta.engine.actions import ASK, DISCARD, MELD, YES
 from canasta.engine.game import Game
@@ -635,3 +636,240 @@ def test_item_13_cli_resume_uses_the_autosave_file(tmp_path: Path, monkeypatch: 
     assert result.exit_code == 0 and "canasta play --resume" in result.output
     result = runner.invoke(app, ["play", "--resume"], input="quit\n")
     assert result.exit_code == 0 and "you are seat 1" in result.output
+
+
+# ------------------------------------------------------------------ issue 50: what the screen says is what happened
+# The tests named ``test_issue50_item_N_...`` cover the numbered defects of issue 50; each failed before.
+def log_text(tg: TerminalGame) -> str:
+    return "\n".join(tg.entry_text(e).plain for e in tg.log)
+
+
+def test_issue50_item_1_an_undone_meld_leaves_the_log() -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    for line in ("draw", "meld Kh Kd 2s"):
+        tg.command(line)
+    assert "meld Kh Kd 2s" in log_text(tg)
+    tg.command("undo")
+    assert "meld Kh Kd 2s" not in log_text(tg)
+    tg.command("discard 6h")
+    assert "meld Kh Kd 2s" not in log_text(tg) and "discard 6h" in log_text(tg)
+    assert "Taken back: meld Kh Kd 2s" in out.getvalue()
+
+
+def test_issue50_item_2_a_hand_and_foot_take_lists_the_cards_taken_and_says_how_many_stay() -> None:
+    """The default takes the top seven cards: the log names those seven, not the whole pile."""
+    game = Game("hand-and-foot", 4, 3)
+    tg, _out = session(game, 0)
+    checked = {"you": 0, "computer": 0}
+    for _ in range(3000):
+        if game.is_over or min(checked.values()) >= 1:
+            break
+        actor = game.actor
+        action, _ = hint(game.observation(actor), game.legal_actions())
+        pile = list(game.observation(0)["pile"])
+        hand_no = game.hand_no
+        tg.step(actor, action)
+        if action.kind != "take" or game.hand_no != hand_no or len(pile) <= 7:
+            continue
+        line = next(tg.entry_text(e).plain for e in reversed(tg.log) if e.actor == actor)
+        assert f"the top 7 cards of the pile; {len(pile) - 7} stay" in line, line
+        if actor != 0:
+            assert ": " + " ".join(pile[-7:]) + ")" in line, line
+            assert f"{len(pile)} cards" not in line, line
+        checked["you" if actor == 0 else "computer"] += 1
+    assert min(checked.values()) >= 1, checked
+
+
+def test_issue50_item_3_a_new_game_keeps_the_unfinished_autosave_and_says_how_to_resume(tmp_path: Path) -> None:
+    autosave = tmp_path / "auto.json"
+    run(["take As Ac", "quit"], autosave=autosave)
+    first = autosave.read_text()
+    text = " ".join(run(["quit"], seed=99, autosave=autosave).split())
+    assert f"An unfinished game is kept in {autosave}: resume it with 'canasta play --load {autosave}'" in text
+    assert autosave.read_text() == first  # not replaced
+    second = tmp_path / "auto-2.json"
+    assert json.loads(second.read_text())["game"]["seed"] == 99
+    assert "resume with: canasta play --resume" in text
+    resumed = run(["quit"], resume=True, autosave=autosave)  # the newest: the game just left
+    assert f"Resumed {second}" in resumed and autosave.read_text() == first
+    third = " ".join(run(["quit"], seed=5, autosave=autosave).split())
+    assert "2 unfinished games are kept" in third and f"canasta play --load {autosave}" in third
+
+
+def test_issue50_item_7_a_pasted_long_line_is_refused_in_one_line() -> None:
+    line = "meld " + " ".join(["Kh", "Kd", "2s"] * 3332)
+    tg, out = session(Game("classic", 4, 11), 0, [line, "draw"])
+    assert tg.read("> ") == "draw"  # the long line is refused, the next one read
+    said = out.getvalue().strip().splitlines()
+    assert said[-2] == "That line is longer than 300 characters, the most a move or command takes. Type it again."
+    assert tg.game.to_json() == Game("classic", 4, 11).to_json()
+
+
+def test_issue50_item_5_replaying_a_redacted_record_says_how_to_write_a_full_one(tmp_path: Path) -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("draw")
+    tg.command(f"record {tmp_path / 'mine.txt'}")
+    assert "'record " in out.getvalue() and " full' writes one that canasta replay checks" in out.getvalue()
+    result = runner.invoke(app, ["replay", str(tmp_path / "mine.txt")])
+    assert result.exit_code == 2 and "'record FILE full' in canasta play writes one" in result.output
+    tg.command(f"record {tmp_path / 'full.txt'} full")
+    assert runner.invoke(app, ["replay", str(tmp_path / "full.txt")]).exit_code == 0
+
+
+def test_issue50_item_6_save_and_record_do_not_write_over_a_file_of_another_kind(tmp_path: Path) -> None:
+    notes = tmp_path / "important.txt"
+    notes.write_text("my notes\n")
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command(f"save {notes}")
+    tg.command(f"record {notes}")
+    assert notes.read_text() == "my notes\n"
+    assert out.getvalue().count(f"{notes} exists and is not a") == 2
+    save, record = tmp_path / "game.json", tmp_path / "game.txt"
+    for _ in range(2):  # a save or a record of ours is replaced without a question
+        tg.command(f"save {save}")
+        tg.command(f"record {record}")
+        tg.command("draw")
+    assert json.loads(save.read_text())["game"]["history"] and record.read_text().startswith("[")
+    assert out.getvalue().count("exists and is not a") == 2
+
+
+def test_issue50_item_8_a_loaded_game_keeps_the_hands_moves_and_this_turns_undo(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    tg, _ = session(Game("classic", 4, 11), 0)
+    for line in ("draw", "meld Kh Kd 2s", f"save {save}"):
+        tg.command(line)
+    before = log_text(tg)
+    out = io.StringIO()
+    box: list[TerminalGame] = []
+
+    def capture(self: TerminalGame) -> None:
+        box.append(self)
+
+    original = TerminalGame.run
+    TerminalGame.run = capture  # type: ignore[method-assign]
+    try:
+        run_play(load=save, input_fn=scripted([]), output=out)
+    finally:
+        TerminalGame.run = original  # type: ignore[method-assign]
+    resumed = box[0]
+    assert "You drew" in before and "You drew" in log_text(resumed) and "meld Kh Kd 2s" in log_text(resumed)
+    resumed.command("undo")
+    assert "Taken back: meld Kh Kd 2s" in out.getvalue()
+    hand = [format_card(c) for c in resumed.game.hand_cards(0)]
+    assert {"Kh", "Kd", "2s"} <= set(hand) and "meld Kh Kd 2s" not in log_text(resumed)
+
+
+def test_issue50_item_9_ending_the_hand_by_declining_the_pile_is_said_in_words() -> None:
+    from canasta.engine.actions import END, Action
+
+    tg, _ = session(Game("classic", 4, 11), 0)
+    before = tg.game.observation(0)
+    tg.announce(2, Action(END, (), 0), before, before)
+    tg.announce(0, Action(END, (), 0), before, before)
+    text = log_text(tg)
+    assert "Seat 2 (partner): declines the pile with the stock used up; the hand ends" in text
+    assert "You declined the pile with the stock used up" in text and ": end" not in text
+
+
+def test_issue50_item_10_a_json_list_and_a_bad_seat_in_a_save_are_named_for_what_they_are(tmp_path: Path) -> None:
+    listed = tmp_path / "list.json"
+    listed.write_text("[1,2,3]")
+    with pytest.raises(OptionError) as info:
+        run(["quit"], load=listed)
+    assert "game record" not in str(info.value) and "JSON object" in str(info.value)
+    save = tmp_path / "seat.json"
+    tg, _ = session(Game("classic", 4, 11), 0)
+    tg.command(f"save {save}")
+    data = json.loads(save.read_text())
+    data["seat"] = 7
+    save.write_text(json.dumps(data))
+    with pytest.raises(OptionError) as info:
+        run(["quit"], load=save)
+    assert "--seat" not in str(info.value) and "names seat 7" in str(info.value)
+
+
+def test_issue50_item_11_unknown_actions_name_this_variants_and_file_names_are_quoted(tmp_path: Path) -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("frobnicate")
+    said = " ".join(out.getvalue().split())
+    assert "unknown action 'frobnicate'; actions are: draw, take" in said
+    assert not {"merge", "special", "keep"} & set(said.replace(",", " ").replace(".", " ").split())
+    samba, out = session(Game("samba", 4, 11), 0)
+    samba.command("frobnicate")
+    assert "merge" in out.getvalue()
+    spaced = tmp_path / "my game.json"
+    tg.command(f"save {spaced}")
+    assert f"canasta play --load '{spaced}'" in " ".join(session_output(tg).split())
+    assert "issue" not in runner.invoke(app, ["--help"]).output
+
+
+def session_output(tg: TerminalGame) -> str:
+    file = tg.console.file
+    return file.getvalue() if isinstance(file, io.StringIO) else ""
+
+
+def test_issue50_item_9_the_pile_line_says_what_takes_it_in_hand_and_foot_and_samba() -> None:
+    tg, _ = session(Game("hand-and-foot", 4, 3), 0)
+    pile = next(line.plain for line in table_lines_of(tg) if line.plain.startswith("Stock"))
+    assert pile.endswith("top 9d · takes the top 7 cards"), pile
+    assert "'books 1/0/0 of 2/2/1' counts clean/dirty/wild books made" in help_text("hand-and-foot")
+    assert "a run (an escalera)" in help_text("samba")
+    samba = Game("samba", 4, 3)
+    rng = __import__("random").Random(5)
+    for _ in range(5000):  # play until a black three lies on top of the pile
+        if (samba.pile and format_card(samba.pile[-1]) in ("3s", "3c")) or samba.is_over:
+            break
+        samba.apply(rng.choice(samba.legal_actions()))
+    top = format_card(samba.pile[-1])
+    assert top in ("3s", "3c")
+    tg, _ = session(samba, 0)
+    pile = next(line.plain for line in table_lines_of(tg) if line.plain.startswith("Stock"))
+    assert f"blocked: {top} on top" in pile and "not frozen" not in pile, pile
+
+
+def table_lines_of(tg: TerminalGame) -> list[Any]:
+    from canasta.tui.view import table_lines
+
+    return table_lines(tg.game.observation(tg.seat), tg.who, tg.side_label, tg.pile_blocked(), 80,
+                       getattr(tg.game.variant, "pile_pickup", None))
+
+
+def test_issue50_item_11_tab_after_add_offers_only_cards_that_fit_the_meld() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from canasta.tui.prompt import Candidates, MoveCompleter
+
+    cands = Candidates(moves=["add 5 5h", "discard 4d"], hand=["5h", "5c", "4d", "Kh", "2c", "JK", "10s"], commands=[])
+    comp = MoveCompleter(lambda: cands)
+
+    def words(text: str) -> set[str]:
+        return {c.text for c in comp.get_completions(Document(text), CompleteEvent())}
+
+    assert words("add 5 ") == {"5h", "5c", "2c", "JK"}
+    assert words("add 5 5h ") == {"5c", "2c", "JK"}
+    assert words("add W ") == {"2c", "JK"} and words("add 10 ") == {"10s", "2c", "JK"}
+    assert words("add ") == {"5"}  # the meld first: the legal moves' targets
+
+
+def test_issue50_item_11_scores_mid_hand_say_the_hand_counts_when_it_ends() -> None:
+    tg, out = session(Game("classic", 4, 11), 0)
+    tg.command("scores")
+    assert "Hand 1 in play: its points count when it ends; the game ends at 5000." in out.getvalue()
+    feet, out = session(Game("hand-and-foot", 4, 3), 0)
+    feet.command("scores")
+    assert "the game is 4 hands." in out.getvalue()
+
+
+def test_issue50_item_7_the_terminal_prompt_cuts_a_paste_as_it_arrives() -> None:
+    """A long paste is cut in the prompt's buffer (redrawing thousands of characters at every key is what took tens
+    of seconds); the one character kept past the limit makes the session refuse the line."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from canasta.tui.prompt import MAX_LINE, Candidates, PromptReader
+
+    with create_pipe_input() as pipe:
+        reader = PromptReader(lambda: Candidates(), input=pipe, output=DummyOutput())
+        pipe.send_text("meld " + "Kh " * 3332 + "\r")
+        assert reader("> ") == ("meld " + "Kh " * 3332)[:MAX_LINE + 1]

@@ -8,16 +8,18 @@
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.text import Text
 
 from canasta.engine.game import Game
 from canasta.errors import OptionError
 from canasta.tui.prompt import InputFn, PlainReader, PromptReader, is_interactive
-from canasta.tui.saves import default_autosave_path, describe_load_conflicts, read_save
+from canasta.tui.saves import autosaves, default_autosave_path, describe_load_conflicts, free_autosave, read_save
 from canasta.tui.session import HELP, TerminalGame
 
 #: The computer players a seat may be given (``--level``): canasta.players.get_player's names.
@@ -54,6 +56,17 @@ def resolve_levels(levels: dict[int, str] | None, players: int, seat: int) -> di
     return {s: levels.get(s, default) for s in range(players) if s != seat}
 
 
+def unfinished_notices(kept: list[Path]) -> list[str]:
+    """What start-up says of the unfinished games already autosaved: where each is, and the command that resumes it."""
+    if not kept:
+        return []
+    if len(kept) == 1:
+        return [f"An unfinished game is kept in {kept[0]}: resume it with "
+                f"'canasta play --load {shlex.quote(str(kept[0]))}' (this game autosaves apart)."]
+    return [f"{len(kept)} unfinished games are kept (this game autosaves apart); resume one with:"] + \
+        [f"  canasta play --load {shlex.quote(str(p))}" for p in reversed(kept)]
+
+
 def _make_console(output: Console | TextIO | None) -> Console:
     if isinstance(output, Console):
         return output
@@ -80,9 +93,19 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
     if resume:
         if load is not None:
             raise OptionError("give --load FILE or --resume, not both")
-        load = autosave or default_autosave_path()
-        if not load.exists():
-            raise OptionError(f"no autosaved game to resume ({load}): start one with 'canasta play'")
+        kept = autosaves(autosave or default_autosave_path())
+        if not kept:
+            raise OptionError(f"no autosaved game to resume ({autosave or default_autosave_path()}): "
+                              "start one with 'canasta play'")
+        load = autosave = kept[-1]  # the newest; quitting it again saves it in the same file
+    notices: list[str] = []
+    if autosave is not None:
+        kept = autosaves(autosave)
+        if load is not None and load.resolve() in [p.resolve() for p in kept]:
+            autosave = load  # an autosaved game goes on in its own file
+        else:  # one autosave a game: a new one never replaces an unfinished one
+            notices = unfinished_notices(kept)
+            autosave = free_autosave(autosave)
     if load is not None:
         saved = read_save(load)
         game = saved.game
@@ -111,6 +134,9 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         seat = seat or 0
         banner = f"{game.variant.title}, {players} players, seed {seed}. Type 'help' for help."
     if not 0 <= seat < game.num_players:
+        if load is not None and saved.seat is not None:
+            raise OptionError(f"{load} is a damaged save: it names seat {seat}, and the game's seats are "
+                              f"0-{game.num_players - 1}")
         raise OptionError(f"--seat must be between 0 and {game.num_players - 1}, not {seat}")
     resolved = resolve_levels(levels, game.num_players, seat)
     reader: InputFn
@@ -123,7 +149,11 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
         reader = PlainReader(sys.stdin, console.file)
     session = TerminalGame(game, seat, reader, console, levels=resolved, screen=screen, autosave=autosave)
     session_box.append(session)
+    if load is not None:
+        session.restore_context()  # this hand's moves in the log, this turn's melds undoable
     session.event(None, banner)  # printed, and kept in the last moves of the first screen
+    for notice in notices:
+        session.event(None, Text(notice, style="yellow"))
     session.run()
     if session.game.is_over and autosave is not None and load == autosave and autosave.exists():
         autosave.unlink()  # the resumed game is finished: nothing is left to resume

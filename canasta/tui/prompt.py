@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
@@ -58,13 +59,27 @@ class MoveCompleter(Completer):
             if verb in ("meld", "add", "discard", "take"):  # then any card still in hand, suits as you hold them
                 left = Counter(cands.hand)
                 left.subtract(w for w in done[1:])
-                options.extend(c for c, k in left.items() if k > 0)
+                options.extend(c for c, k in left.items() if k > 0 and (verb != "add" or fits_meld(c, done)))
         seen: set[str] = set()
         for word in options:
             if word in seen or not word.lower().startswith(current.lower()):
                 continue
             seen.add(word)
             yield Completion(word, start_position=-len(current))
+
+
+def fits_meld(card: str, words: list[str]) -> bool:
+    """Whether ``card`` may follow ``add TARGET ...``: a card of the meld's rank or a wild card ('W': wild cards
+    only). Before the target, or for a meld named by id (#3), only the legal moves' words are offered."""
+    if len(words) < 2 or words[1].startswith("#"):
+        return False
+    target, rank = words[1].upper(), card[:-1].upper() if card != "JK" else "JK"
+    wild = rank in ("2", "JK")
+    return wild if target == "W" else wild or rank == target.replace("T", "10")
+
+
+#: The longest line read as a move or command: the longest move (a whole hand laid down) is well under it.
+MAX_LINE = 300
 
 
 class PromptReader:
@@ -74,6 +89,14 @@ class PromptReader:
                  output: Output | None = None) -> None:
         self.session: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=MoveCompleter(source),
                                                          complete_while_typing=False, input=input, output=output)
+        # a paste gone wrong is cut as it arrives: redrawing a line of thousands of characters at every key would
+        # take tens of seconds; one character past the limit is kept so that the session refuses the line
+        self.session.default_buffer.on_text_changed += self._bound
+
+    @staticmethod
+    def _bound(buffer: Buffer) -> None:
+        if len(buffer.text) > MAX_LINE + 1:
+            buffer.text = buffer.text[:MAX_LINE + 1]
 
     def __call__(self, prompt: str) -> str:
         return self.session.prompt(prompt)
@@ -89,9 +112,11 @@ class PlainReader:
     def __call__(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = self.stream.readline()
-        if not line:
+        buffer = getattr(self.stream, "buffer", None)  # bytes, so that a line of another encoding is not fatal
+        raw = buffer.readline() if buffer is not None else self.stream.readline()
+        if not raw:
             raise EOFError
+        line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
         text = line.rstrip("\n")
         self.out.write(text + "\n")  # echo, so that a piped session's output shows what was typed
         return text
@@ -101,4 +126,4 @@ def is_interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-__all__ = ["Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "is_interactive"]
+__all__ = ["MAX_LINE", "Candidates", "InputFn", "MoveCompleter", "PlainReader", "PromptReader", "fits_meld", "is_interactive"]

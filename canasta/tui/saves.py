@@ -45,15 +45,36 @@ def write_save(path: Path, game: Game, seat: int, levels: dict[int, str], make_d
     os.replace(tmp, path)
 
 
+def foreign_file(path: Path, kind: str) -> str | None:
+    """Why ``save`` (``kind`` "a saved game") or ``record`` ("a game record") must not write over ``path``: it
+    exists and is not a file of that kind (a text file named by mistake). None when writing is safe."""
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return f"{path} is a folder"
+    try:
+        text = path.read_bytes()[:1_000_000].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    ours = what_is(text) == "a game record" if kind == "a game record" else _is_save(text)
+    return None if ours else f"{path} exists and is not {kind}: it is left as it is; choose another name"
+
+
+def _is_save(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and ("canasta_save" in data or "schema" in data)
+
+
 def what_is(text: str) -> str | None:
     """A short name for a file that is not a saved game ("a game record", "a scorekeeper hand"), else None."""
     stripped = text.lstrip()
-    if stripped.startswith("[") or stripped.startswith("hand "):
-        return "a game record"
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return None
+    except (json.JSONDecodeError, RecursionError):  # a record's tags look like JSON lists: JSON is tried first
+        return "a game record" if stripped.startswith(("[", "hand ")) else None
     if isinstance(data, dict) and "teams" in data:
         return "a scorekeeper hand"
     return None
@@ -82,8 +103,10 @@ def parse_save(text: str, name: str) -> Saved:
             levels = {int(s): str(n) for s, n in (data.get("levels") or {}).items()}
         except SchemaError as exc:
             raise OptionError(f"{name}: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise OptionError(f"{name} is a damaged save: {exc!r}") from None
+        except KeyError as exc:
+            raise OptionError(f"{name} is a damaged save: it has no {exc.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError):
+            raise OptionError(f"{name} is a damaged save: its seat, levels or game are not of the saved kinds") from None
         return Saved(game, seat, levels)
     if "schema" not in data:
         raise OptionError(f"{name} is not a saved game (it has neither 'canasta_save' nor 'schema'); "
@@ -95,11 +118,9 @@ def parse_save(text: str, name: str) -> Saved:
 
 
 def read_save(path: Path) -> Saved:
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return parse_save(text, str(path))
+    from canasta.record import read_text_file
+
+    return parse_save(read_text_file(path), str(path))
 
 
 def default_autosave_path() -> Path:
@@ -109,6 +130,25 @@ def default_autosave_path() -> Path:
         return Path(override).expanduser()
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "canasta" / "autosave.json"
+
+
+def autosaves(path: Path) -> list[Path]:
+    """The autosaved games beside ``path`` (``autosave.json``, ``autosave-2.json``, ...), the newest last: one a game,
+    so that starting a new game never replaces an unfinished one."""
+    found = [path] if path.is_file() else []
+    found += [p for p in path.parent.glob(f"{path.stem}-*{path.suffix}")
+              if p.stem[len(path.stem) + 1:].isdigit() and p.is_file()]
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def free_autosave(path: Path) -> Path:
+    """The autosave file of a new game: ``path`` if no game is kept there, else the first free numbered name."""
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
 
 
 def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
@@ -141,5 +181,5 @@ def describe_load_conflicts(saved: Saved, options: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["SAVE_VERSION", "Saved", "default_autosave_path", "describe_load_conflicts", "parse_save", "read_save",
+__all__ = ["SAVE_VERSION", "Saved", "autosaves", "default_autosave_path", "describe_load_conflicts", "foreign_file", "free_autosave", "parse_save", "read_save",
            "save_text", "what_is", "write_save"]

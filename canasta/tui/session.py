@@ -12,6 +12,8 @@ event is printed as it happens and the table before each of your turns.
 
 from __future__ import annotations
 
+import io
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,18 +22,18 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from canasta.cards import format_card, is_wild_card
-from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, KEEP, MELD, MERGE, NO, TAKE, YES, Action
+from canasta.cards import format_card, is_black_three, is_red_three, is_wild_card
+from canasta.engine.actions import ADD, ASK, DISCARD, DRAW, END, KEEP, KINDS, MELD, MERGE, NO, SPECIAL, TAKE, YES, Action
 from canasta.engine.game import Game
 from canasta.engine.idmelds import MeldIdGame
 from canasta.engine.idturn import SambaGame
-from canasta.errors import IllegalActionError, NotationError, OptionError
+from canasta.errors import CanastaError, IllegalActionError, NotationError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players import Player, get_player, hint
 from canasta.record import export_record
 from canasta.scoring import settlement_lines
-from canasta.tui.prompt import Candidates, InputFn
-from canasta.tui.saves import write_save
+from canasta.tui.prompt import MAX_LINE, Candidates, InputFn
+from canasta.tui.saves import foreign_file, write_save
 from canasta.tui.view import (
     cards_text,
     hand_line,
@@ -67,16 +69,17 @@ Burraco: 'take' takes the whole pile; 'meld 5h 6h 7h' starts a set or a run;
   its pozzetto and a burraco."""
 _SAMBA = """\
 Samba: 'take 8h 8d' takes the pile with a natural pair; 'take #3' puts the top
-  card on meld #3; 'meld 4h 5h 6h' starts an escalera, 'add #3 7h' adds one
-  card; 'merge #3 #5' combines two sets of a rank into set #3 (seven cards at
-  most); two seven-card melds to go out."""
+  card on meld #3; 'meld 4h 5h 6h' starts a run (an escalera), 'add #3 7h'
+  adds one card; 'merge #3 #5' combines two sets of a rank into set #3 (seven
+  cards at most); two seven-card melds to go out."""
 _ITALIAN = """\
 Italian: the pile is always frozen (take it with a natural pair); 'meld 2s 2h
   2d' melds deuces, and no 2 plays wild while your side's deuces are short of
   seven."""
 _FEET = """\
 Hand and Foot: play your hand, then pick up your foot and play it; books
-  (seven-card melds) of the kinds shown on the table let your side go out.
+  (seven-card melds) of the kinds shown on the table let your side go out:
+  'books 1/0/0 of 2/2/1' counts clean/dirty/wild books made, of those needed.
   With hand_passing: 'keep 1' or 'keep 2' keeps that dealt pile as your foot
   and passes the other to the player on your left."""
 _AMERICAN = """\
@@ -212,6 +215,9 @@ class TerminalGame:
     def pile_blocked(self) -> bool:
         """The top card stops every take (a black three in Classic): the engine's own table of such cards."""
         g = self.game
+        if isinstance(g, SambaGame) and g.pile:  # its turn checks the top card itself: a wild card or a three
+            top = g.pile[-1]
+            return is_wild_card(top) or is_black_three(top) or is_red_three(top)
         blocks = getattr(g, "_blocks_pile", None)
         return bool(g.pile and blocks is not None and blocks[g.pile[-1]])
 
@@ -220,7 +226,8 @@ class TerminalGame:
 
     def render(self) -> None:
         obs = self.game.observation(self.seat)
-        table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width)
+        table = table_lines(obs, self.who, self.side_label, self.pile_blocked(), self.console.width,
+                            getattr(self.game.variant, "pile_pickup", None))
         hand = hand_line(obs, self.console.width)
         turn = self.turn_text(obs)
         if not self.screen:
@@ -361,11 +368,17 @@ class TerminalGame:
             text = Text(f"answered {action.kind}")
         elif action.kind in (YES, NO):
             text = Text(f"answers {action.kind}")
+        elif action.kind == END:  # the stock is used up and the pile declined
+            text = Text("declines the pile with the stock used up; the hand ends" if not mine else
+                        "declined the pile with the stock used up; the hand ends")
         elif action.kind == ASK:
             text = Text("asks: may I go out?" if not mine else "ask: may I go out?")
         elif action.kind == TAKE:
-            pile = before["pile"]
-            text.append(f" (the pile, {plural(len(pile), 'card')}")
+            pile, stay = self.taken_from_pile(before["pile"], after["pile"], new_hand)
+            if stay:  # Hand and Foot takes the top seven cards: name those, and say what is left
+                text.append(f" (the top {plural(len(pile), 'card')} of the pile; {stay} stay")
+            else:
+                text.append(f" (the pile, {plural(len(pile), 'card')}")
             if mine and not new_hand:
                 gained = Counter(after["hand"])
                 gained.subtract(before["hand"])
@@ -387,6 +400,12 @@ class TerminalGame:
         if new_hand:
             return
         self.announce_changes(actor, before, after)
+
+    @staticmethod
+    def taken_from_pile(before: list[str], after: list[str], new_hand: bool) -> tuple[list[str], int]:
+        """The cards a take moved off the pile (its top ones) and how many stayed under them."""
+        stay = len(after) if not new_hand and after == before[:len(after)] else 0
+        return before[stay:], stay
 
     def announce_changes(self, actor: int, before: dict[str, Any], after: dict[str, Any]) -> None:
         """Public changes an action brings beside its own effect: red threes, feet, pozzetti, bonus cards."""
@@ -449,6 +468,41 @@ class TerminalGame:
             self.undo_stack.clear()
             self.render_hand_result(finished)
 
+    def restore_context(self) -> bool:
+        """After a load: the moves of this hand back in the log, and this turn's melds and additions back for
+        ``undo``, by replaying the game from its deal (quietly). False if the history does not lead to the saved
+        position (then the log starts empty)."""
+        saved = self.game
+        d = saved.to_dict()
+        try:
+            game = type(saved)(d["variant"], d["players"], d["seed"], d.get("rules") or {},
+                               shuffle=d.get("shuffle", "mt19937"))
+            moves = list(saved.history)
+            while moves and game.hand_no < saved.hand_no:  # the hands before this one: not shown
+                game.apply(moves.pop(0)[1])
+        except (CanastaError, KeyError, ValueError):
+            return False
+        console, self.console = self.console, Console(file=io.StringIO(), width=self.console.width, height=24)
+        self.game = game
+        replayed = True
+        try:
+            for actor, action, _ in moves:
+                snapshot = game.copy() if actor == self.seat and action.kind in _UNDOABLE else None
+                self.step(actor, action)
+                if snapshot is not None:
+                    logged = [p for p in self.log[-1].parts if p.plain == format_action(action)] if self.log else []
+                    self.undo_stack.append((snapshot, logged[-1] if logged else None))
+                else:
+                    self.undo_stack.clear()
+        except CanastaError:
+            replayed = False
+        finally:
+            self.console = console
+        if not replayed or game.to_dict() != d:
+            self.game, self.log, self.undo_stack = saved, [], []
+            return False
+        return True
+
     def computer_turn(self) -> None:
         g = self.game
         actor = g.actor
@@ -463,12 +517,18 @@ class TerminalGame:
         if self.pending is not None:
             line, self.pending = self.pending, None
             return line
-        try:
-            return self.input_fn(prompt).strip()
-        except EOFError:
-            raise Quit("eof") from None
-        except KeyboardInterrupt:
-            raise Quit("interrupt") from None
+        while True:
+            try:
+                line = self.input_fn(prompt).strip()
+            except EOFError:
+                raise Quit("eof") from None
+            except KeyboardInterrupt:
+                raise Quit("interrupt") from None
+            if len(line) <= MAX_LINE:
+                return line
+            # a paste gone wrong: refused unread, in one line (reading it would echo every card it names)
+            self.say(f"That line is longer than {MAX_LINE} characters, the most a move or command takes. "
+                     "Type it again.", "red")
 
     def candidates(self) -> Candidates:
         g = self.game
@@ -516,6 +576,8 @@ class TerminalGame:
             return True
         if cmd in ("scores", "score", "sheet"):
             self.console.print(running_sheet(g.hand_results, g.scores, self.side_label, self.went_out_label))
+            if not g.is_over:
+                self.say(self.game_so_far(), "dim")
             return True
         if cmd == "save":
             self.save(rest.strip())
@@ -544,6 +606,14 @@ class TerminalGame:
             return True
         self.play(action)
         return True
+
+    def game_so_far(self) -> str:
+        """Under the score sheet mid-hand: the hand in play scores when it ends, and what ends the game."""
+        g = self.game
+        hands = g.variant.hands_per_game
+        target = getattr(g.variant, "target_score", None)
+        end = f"the game is {plural(hands, 'hand')}" if hands else f"the game ends at {target}" if target else ""
+        return f"Hand {g.hand_no} in play: its points count when it ends" + (f"; {end}." if end else ".")
 
     def meld_by_rank(self, action: Action) -> Action | None:
         """Where melds have ids (Samba, Burraco), 'add K Kc' means your side's one set of kings: 'add #n Kc'."""
@@ -617,8 +687,10 @@ class TerminalGame:
                      "yellow")
             return
         self.game, logged = self.undo_stack.pop()
-        if logged is not None:
-            logged.stylize("strike dim")  # the last moves show it taken back
+        if logged is not None:  # the log shows what happened: a move taken back leaves it
+            for entry in self.log:
+                entry.parts = [p for p in entry.parts if p is not logged]
+            self.log = [e for e in self.log if e.parts]
         self.say(f"Taken back: {logged.plain if logged is not None else 'your last meld'}.")
         self.show = True
 
@@ -696,20 +768,38 @@ class TerminalGame:
         try:
             return parse_action(line)
         except NotationError as exc:
-            self.say(f"Cannot read that: {exc}. Type 'help' for the notation or 'moves' for a list.", "red")
+            message = str(exc)
+            if line.split()[0].lower() not in KINDS:  # the actions of the game played, not every variant's
+                message = f"unknown action {line.split()[0]!r}; actions are: {', '.join(self.action_words())}"
+            self.say(f"Cannot read that: {message}. Type 'help' for the notation or 'moves' for a list.", "red")
             return None
+
+    def action_words(self) -> list[str]:
+        """The actions of the variant played: Samba's merge, American's special hands and Hand and Foot's keep
+        only where they exist."""
+        g = self.game
+        absent = {MERGE} if not isinstance(g, SambaGame) else set()
+        if g.variant_name != "american":
+            absent.add(SPECIAL)
+        if not g.variant.rules.get("hand_passing"):
+            absent.add(KEEP)
+        return [k for k in KINDS if k not in absent]
 
     # ---------------------------------------------------------------- files
     def save(self, name: str) -> None:
         if not name:
             self.say("save needs a file name: save FILE", "red")
             return
+        refused = foreign_file(Path(name), "a saved game")
+        if refused:
+            self.say(f"Not saved: {refused}.", "red")
+            return
         try:
             write_save(Path(name), self.game, self.seat, self.levels)
         except OSError as exc:
             self.say(f"Cannot save to {name}: {exc.strerror or exc}", "red")
             return
-        self.say(f"Saved to {name}; resume with: canasta play --load {name}", whole=True)
+        self.say(f"Saved to {name}; resume with: canasta play --load {shlex.quote(name)}", whole=True)
 
     def record(self, args: str) -> None:
         words = args.split()
@@ -722,6 +812,10 @@ class TerminalGame:
         except NotationError as exc:
             self.say(f"No record: {exc}", "red")
             return
+        refused = foreign_file(Path(words[0]), "a game record")
+        if refused:
+            self.say(f"Not written: {refused}.", "red")
+            return
         try:
             Path(words[0]).write_text(text)
         except OSError as exc:
@@ -731,7 +825,8 @@ class TerminalGame:
             self.say(f"Wrote the full game record to {words[0]} (every hand and the stock, in clear); "
                      f"check it with: canasta replay {words[0]}", whole=True)
         else:
-            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??).", whole=True)
+            self.say(f"Wrote the game record to {words[0]}, as seen from your seat (other hands hidden as ??); "
+                     f"'record {words[0]} full' writes one that canasta replay checks.", whole=True)
 
     def write_autosave(self) -> str:
         if self.autosave is None:

@@ -178,8 +178,14 @@ def books_line(books: Sequence[dict[str, Any]]) -> Text:
     return line
 
 
-def pile_status(obs: dict[str, Any], fam: str, blocked: bool = False) -> Text:
-    """Stock and pile, and whether the pile is frozen for you and why (``blocked``: the top card stops any take)."""
+#: Hand and Foot's ways to take the pile (its table rule pile_pickup), as the pile line says them.
+FEET_PICKUP = {"seven": "takes the top 7 cards", "natural_pair": "a natural pair of the top card takes the top 7",
+               "none": "never taken", "whole": "taken whole", "foot_whole": "taken whole from the foot only"}
+
+
+def pile_status(obs: dict[str, Any], fam: str, blocked: bool = False, pickup: str | None = None) -> Text:
+    """Stock and pile, and whether the pile is frozen for you and why (``blocked``: the top card stops any take;
+    ``pickup``: Hand and Foot's rule for taking it)."""
     line = Text(f"Stock {obs['stock_size']} · pile {obs['pile_size']}")
     if obs["pile_top"]:
         line.append(", top ")
@@ -187,6 +193,11 @@ def pile_status(obs: dict[str, Any], fam: str, blocked: bool = False) -> Text:
     side = obs["side"]
     if fam == "ids":
         line.append(f" · pozzetti left: {len(obs['extra_piles'])}")
+    elif fam == "feet" and obs["pile_size"]:
+        if blocked:
+            line.append(f" · blocked: {obs['pile_top']} on top", style="bold cyan")
+        elif pickup in FEET_PICKUP:
+            line.append(f" · {FEET_PICKUP[pickup]}")
     elif fam != "feet" and obs["pile_size"]:
         freezers = [c for c in obs["pile"] if is_wild_text(c) or c in ("3h", "3d")]
         if blocked:
@@ -261,7 +272,7 @@ def hand_counts(obs: dict[str, Any], who: Labeller) -> Text:
 
 
 def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocked: bool = False,
-                width: int = 80) -> list[Text]:
+                width: int = 80, pickup: str | None = None) -> list[Text]:
     """The table: a header line per side with its melds below, then the pile and the hand sizes."""
     fam = family(obs)
     lines: list[Text] = []
@@ -273,7 +284,7 @@ def table_lines(obs: dict[str, Any], who: Labeller, side_label: Labeller, blocke
         lines.extend(melds_lines(melds, fam, width) if melds else [Text("  no melds", style="dim")])
         if fam == "feet" and obs["books"][side]:
             lines.append(books_line(obs["books"][side]))
-    lines.append(pile_status(obs, fam, blocked))
+    lines.append(pile_status(obs, fam, blocked, pickup))
     lines.append(hand_counts(obs, who))
     return lines
 
