@@ -248,3 +248,9 @@ def test_loaded_position_refuses_as_before() -> None:
     assert_illegal(loaded, "take Kh 2c", "pile-frozen")
     act(loaded, "take Kh Kd")
     assert "JK" in [c for c in loaded.observation(0)["hand"]]
+
+
+def test_a_refused_option_value_quotes_the_values_allowed() -> None:
+    """An option's refusal quotes each allowed value, so a value with a comma or a space reads as one value."""
+    with pytest.raises(OptionError, match="must be one of 'three', 'not_more_than_naturals', not 'x'"):
+        Game("classic", players=4, seed=1, rules={"wild_limit": "x"})

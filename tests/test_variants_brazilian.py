@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from canasta import Game
+from canasta.errors import IllegalActionError
+from canasta.notation import parse_action
 from canasta.variants import find_variant
 from tests.test_variants_samba import act, cards, illegal, spos
 
@@ -62,6 +64,18 @@ def test_initial_meld_must_include_a_natural_canasta_from_9000():
         act(g, f"add #1 {c}")
     assert not g.opened[0]
     illegal(g, "discard 4c", "minimum-count")
+
+
+def test_the_refusal_names_the_canasta_the_initial_meld_lacks():
+    """'a canasta from 7,000 to 8,000; ... and a natural canasta from 9,000 up': the refusal names the missing
+    canasta, not a count of points against a minimum of 0."""
+    for score, lacking in ((7500, "must include a canasta"), (9000, "must include a natural canasta")):
+        g = spos(hands={0: "Kh Kd Ks Kh Kd Ks 2c 4c 5d"}, phase="play", opened=(False, False), scores=(score, 0),
+                 variant="brazilian")
+        act(g, "meld Kh Kd Ks")
+        with pytest.raises(IllegalActionError) as refused:
+            g.apply(parse_action("discard 4c"))
+        assert lacking in str(refused.value) and "of the 0 needed" not in str(refused.value)
 
 
 def test_wild_card_canastas_count_2000():

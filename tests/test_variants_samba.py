@@ -722,3 +722,13 @@ def test_the_variant_answers_are_memoised_per_variant_and_table_rules(monkeypatc
     assert house._meld_memo is not samba._meld_memo
     assert house._arrange_meld(escalera) == "house rule: no escaleras"
     assert samba._arrange_meld(escalera)[0] == "run"
+
+
+def test_an_escalera_with_a_wild_card_is_refused_with_the_escalera_sentence():
+    """'Wild cards can only be used in sets; they are prohibited in escaleras': the refusal quotes that sentence,
+    not only the one about sets."""
+    g = spos(hands={0: "5s 6s 7s 2c 8s Kh Kd 4c 9d"}, phase="play", opened=(True, False))
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(parse_action("meld 5s 6s 7s 2c"))
+    assert refused.value.rule == "wild-limit"
+    assert "Wild cards can only be used in sets; they are prohibited in escaleras'" in " ".join(str(refused.value).split())

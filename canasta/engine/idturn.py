@@ -446,10 +446,16 @@ class SambaGame(SambaPlay):
                 return f(raise_error, "cannot-go-out", why)
             return True
         if not self._pending_met(side):
-            return f(raise_error, "minimum-count",
-                     f"your initial meld counts {self.pending_value} of the {self.minimum(side)} needed: "
-                     "meld more or retract")
+            return f(raise_error, "minimum-count", self._initial_meld_shortfall(side))
         return True
+
+    def _initial_meld_shortfall(self, side: int) -> str:
+        """What this turn's melds lack to make the initial meld: its points, or the canasta the variant asks for."""
+        need = self.minimum(side)
+        if self.pending_value < need:
+            return f"your initial meld counts {self.pending_value} of the {need} needed: meld more or retract"
+        kind = "a natural canasta" if self.variant.initial_canasta(self.scores[side]) == "natural" else "a canasta"
+        return f"at your side's score the initial meld must include {kind}: complete one this turn or retract"
 
 
 Game.register_family(SambaGame)

@@ -52,7 +52,7 @@ class Option:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise OptionError(f"option {self.name} takes a {kind.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:
-            raise OptionError(f"option {self.name} must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+            raise OptionError(f"option {self.name} must be one of {', '.join(map(repr, self.choices))}, not {value!r}")
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise OptionError(f"option {self.name} takes a whole number from {self.minimum} to {self.maximum}, "
                               f"not {value!r}")

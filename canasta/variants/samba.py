@@ -66,7 +66,8 @@ class Samba(Variant):
                          "melds (canastas or sambas)'",
         "meld-invalid": "Denexa 'Samba', 'Melding': 'A set consists of three to seven cards of the same rank. An "
                         "escalera is made up of three to seven cards of the same suit, in consecutive order'",
-        "wild-limit": "Denexa 'Samba', 'Melding': 'Any given set may not contain more than two wild cards'",
+        "wild-limit": "Denexa 'Samba', 'Melding': 'Any given set may not contain more than two wild cards. Wild "
+                      "cards can only be used in sets; they are prohibited in escaleras'",
         "canasta-closed": "Denexa 'Samba', 'Canastas and sambas': 'No more cards can be added to a canasta or "
                           "samba'",
         "red-three": "Denexa 'Samba', 'Card ranks and scoring': 'Red 3s serve as bonus cards'",
