@@ -242,126 +242,153 @@ def _replay_turn(checkpoint: Game, actions: list[Action]) -> Game:
     return table
 
 
-def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
-               hands_left: int, check_listed: bool, max_hand_actions: int, max_game_hands: int,
-               stats: dict[str, int],
-               kinds: dict[str, int], endings: dict[str, int], complete: bool = False) -> dict[str, Any] | None:
-    """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
-    index = 0  # index (within the game) of the action being taken
-    hand_no = 1
-    action: Action | None = None
-    hands_here = 0
-    try:
-        game = Game(variant, players, game_seed, rules)
-        rng = random.Random(game_seed)
-        expected_cards = len(game.variant.deck())
-        totals = [0] * game.num_sides
-        results = game.hand_results
-        seen = 0
-        checkpoint = game.copy()
-        since: list[Action] = []
-        meld_shapes: dict[tuple[int, ...], bool] = {}  # completeness: arrange_meld's verdicts, one variant a game
-        hand_start = 0  # index of the first action of the current hand
-        turn_key = (game.hand_no, game.turn)
-        turn_actions = turn_retracts = turns_in_hand = 0
-        turn_most_cards = max(game.hand_sizes)
-        if game.card_count() != expected_cards:
-            raise _Failure("cards", f"the deal leaves {game.card_count()} cards in play, the deck has {expected_cards}")
+class _CheckedGame:
+    """One random game played with every invariant checked at every step; what a failure record reports (the
+    action's index in the game, the hand, the action) is kept as it goes."""
+
+    def __init__(self, game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
+                 stats: dict[str, int], kinds: dict[str, int], endings: dict[str, int]) -> None:
+        self.index = 0  # index (within the game) of the action being taken
+        self.hand_no = 1
+        self.action: Action | None = None
+        self.hands_here = 0
+        self.stats, self.kinds, self.endings = stats, kinds, endings
+        self.game = game = Game(variant, players, game_seed, rules)
+        self.rng = random.Random(game_seed)
+        self.expected_cards = len(game.variant.deck())
+        self.totals = [0] * game.num_sides
+        self.seen = 0  # hand results checked
+        self.checkpoint = game.copy()  # the start of the turn: the replay point for the final table
+        self.since: list[Action] = []
+        self.meld_shapes: dict[tuple[int, ...], bool] = {}  # completeness: arrange_meld's verdicts, one variant a game
+        self.hand_start = 0  # index of the first action of the current hand
+        self.turn_key = (game.hand_no, game.turn)
+        self.turn_actions = self.turn_retracts = self.turns_in_hand = 0
+        self.turn_most_cards = max(game.hand_sizes)
+        if game.card_count() != self.expected_cards:
+            raise _Failure("cards", f"the deal leaves {game.card_count()} cards in play, the deck has {self.expected_cards}")
+
+    def play(self, *, hands_left: int, check_listed: bool, max_hand_actions: int, max_game_hands: int,
+             complete: bool) -> None:
+        game, stats = self.game, self.stats
         while True:
-            while seen < len(results):  # hands ended by a deal, not by an action: arithmetic only
-                totals = _check_hand_sums(results[seen], totals, game.num_sides)
-                seen += 1
-                hands_here += 1
+            while self.seen < len(game.hand_results):  # hands ended by a deal, not by an action: arithmetic only
+                self.totals = _check_hand_sums(game.hand_results[self.seen], self.totals, game.num_sides)
+                self.seen += 1
+                self.hands_here += 1
                 stats["hands"] += 1
                 stats["hands_unrescored"] += 1
-            if hands_here >= max_game_hands and not game.is_over and hands_here < hands_left:
+            if self.hands_here >= max_game_hands and not game.is_over and self.hands_here < hands_left:
                 stats["games_capped"] += 1
-                return None
-            if game.is_over or hands_here >= hands_left:
+                return
+            if game.is_over or self.hands_here >= hands_left:
                 break
-            hand_no = game.hand_no
-            action = None
-            if index - hand_start >= max_hand_actions:
-                raise _Failure("endless", f"hand {hand_no} still going after {index - hand_start:,} actions "
-                                          f"(stock {len(game.stock)}, pile {len(game.pile)}, hand sizes {game.hand_sizes}); "
-                                          f"now legal: {[format_action(a) for a in game.legal_actions()]}")
-            if (game.hand_no, game.turn) != turn_key:  # a new turn
-                turns_in_hand = 1 if game.hand_no != turn_key[0] else turns_in_hand + 1
-                turn_key = (game.hand_no, game.turn)
-                turn_actions = turn_retracts = 0
-                turn_most_cards = game.hand_sizes[game.turn]
-                if turns_in_hand > turn_bound(game):
-                    raise _Failure("endless", f"hand {hand_no}: {turns_in_hand} turns, over the bound {turn_bound(game)}")
-            legal = game.legal_actions()
-            if complete:
-                checked, misses = completeness_misses(game, meld_shapes)
-                stats["positions_checked"] += 1
-                stats["candidates_checked"] += checked
-                if misses:
-                    stats["misses"] += len(misses)
-                    action = misses[0]
-                    raise _Failure("incomplete", f"check() accepts {[format_action(a) for a in misses]}, "
-                                                 f"legal_actions() lists {[format_action(a) for a in legal]}")
-            if not legal:
-                raise _Failure("stuck", f"phase {game.phase!r}, seat {game.actor} to act, no legal action")
-            if len(set(legal)) != len(legal):
-                raise _Failure("duplicate", f"legal_actions() lists an action twice: {[format_action(a) for a in legal]}")
-            if check_listed:
-                for a in legal:
-                    try:
-                        game.check(a)
-                    except IllegalActionError as exc:
-                        action = a
-                        raise _Failure("refused", f"legal_actions() listed it, check() refuses it: {exc}") from exc
-            action = rng.choice(legal)
-            if game.phase == P_DRAW:  # start of a turn: the replay point for the final table
-                checkpoint = game.copy()
-                since = []
-            try:
-                game.apply(action)
-            except IllegalActionError as exc:
-                raise _Failure("refused", f"legal_actions() listed it, apply() refused it: {exc}") from exc
-            since.append(action)
-            turn_actions += 1
-            turn_retracts += action.kind == RETRACT
-            turn_most_cards = max(turn_most_cards, game.hand_sizes[game.turn] if game.turn == turn_key[1] else 0)
-            stats["max_retracts_per_turn"] = max(stats["max_retracts_per_turn"], turn_retracts)
-            stats["max_hand_actions_seen"] = max(stats["max_hand_actions_seen"], index + 1 - hand_start)
-            if turn_retracts > 1:
-                raise _Failure("retract-loop", f"hand {hand_no}: {turn_retracts} retracts in one turn")
-            if turn_actions > TURN_BASE_ACTIONS + 2 * turn_most_cards:
-                raise _Failure("endless", f"hand {hand_no}: {turn_actions} actions in one turn, over the bound "
-                                          f"{TURN_BASE_ACTIONS} + 2 x {turn_most_cards} cards held")
-            stats["actions"] += 1
-            kinds[action.kind] = kinds.get(action.kind, 0) + 1
-            if game.card_count() != expected_cards:
-                raise _Failure("cards", f"{game.card_count()} cards in play, the deck has {expected_cards}")
-            for s, known in enumerate(game.known):
-                if any(known.count(c) > game.hands[s][c] for c in known):
-                    raise _Failure("known", f"seat {s} is shown to hold {known} but does not")
-            if len(results) > seen:  # this action ended a hand
-                result = results[seen]
-                totals = _check_hand_sums(result, totals, game.num_sides)
-                table = _replay_turn(checkpoint, since)
-                if table.hand_results[-1] != result:
-                    raise _Failure("replay", f"hand {result['hand']}: the replay recorded {table.hand_results[-1]}, "
-                                             f"the game {result}")
-                _check_final_table(table, result)
-                how = "no_one_out" if result["went_out"] is None else ("concealed" if result["concealed"] else "went_out")
-                endings[how] = endings.get(how, 0) + 1
-                seen += 1
-                hands_here += 1
-                stats["hands"] += 1
-                stats["hands_rescored"] += 1
-                checkpoint = game.copy()
-                since = []
-                hand_start = index + 1
-            index += 1
-        if not game.is_over:
-            return None  # enough hands
-        action = None
-        if game.scores != totals:
-            raise _Failure("score-running-sum", f"game scores {game.scores} != last cumulative totals {totals}")
+            self.hand_no = game.hand_no
+            self.action = None
+            self._check_turn_bounds(max_hand_actions)
+            legal = self._checked_legal_actions(check_listed, complete)
+            self.action = self.rng.choice(legal)
+            self._apply_checked(self.action)
+            self.index += 1
+        if game.is_over:
+            self.action = None
+            self._check_game_over()
+
+    def _check_turn_bounds(self, max_hand_actions: int) -> None:
+        game = self.game
+        if self.index - self.hand_start >= max_hand_actions:
+            raise _Failure("endless", f"hand {self.hand_no} still going after {self.index - self.hand_start:,} actions "
+                                      f"(stock {len(game.stock)}, pile {len(game.pile)}, hand sizes {game.hand_sizes}); "
+                                      f"now legal: {[format_action(a) for a in game.legal_actions()]}")
+        if (game.hand_no, game.turn) != self.turn_key:  # a new turn
+            self.turns_in_hand = 1 if game.hand_no != self.turn_key[0] else self.turns_in_hand + 1
+            self.turn_key = (game.hand_no, game.turn)
+            self.turn_actions = self.turn_retracts = 0
+            self.turn_most_cards = game.hand_sizes[game.turn]
+            if self.turns_in_hand > turn_bound(game):
+                raise _Failure("endless", f"hand {self.hand_no}: {self.turns_in_hand} turns, over the bound {turn_bound(game)}")
+
+    def _checked_legal_actions(self, check_listed: bool, complete: bool) -> list[Action]:
+        """The legal actions, checked: complete (with ``complete``), none twice, each accepted by check()."""
+        game, stats = self.game, self.stats
+        legal = game.legal_actions()
+        if complete:
+            checked, misses = completeness_misses(game, self.meld_shapes)
+            stats["positions_checked"] += 1
+            stats["candidates_checked"] += checked
+            if misses:
+                stats["misses"] += len(misses)
+                self.action = misses[0]
+                raise _Failure("incomplete", f"check() accepts {[format_action(a) for a in misses]}, "
+                                             f"legal_actions() lists {[format_action(a) for a in legal]}")
+        if not legal:
+            raise _Failure("stuck", f"phase {game.phase!r}, seat {game.actor} to act, no legal action")
+        if len(set(legal)) != len(legal):
+            raise _Failure("duplicate", f"legal_actions() lists an action twice: {[format_action(a) for a in legal]}")
+        if check_listed:
+            for a in legal:
+                try:
+                    game.check(a)
+                except IllegalActionError as exc:
+                    self.action = a
+                    raise _Failure("refused", f"legal_actions() listed it, check() refuses it: {exc}") from exc
+        return legal
+
+    def _apply_checked(self, action: Action) -> None:
+        """Apply a listed action, then check the turn's bounds, the cards and what each seat is shown to hold."""
+        game, stats = self.game, self.stats
+        if game.phase == P_DRAW:  # start of a turn: the replay point for the final table
+            self.checkpoint = game.copy()
+            self.since = []
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            raise _Failure("refused", f"legal_actions() listed it, apply() refused it: {exc}") from exc
+        self.since.append(action)
+        self.turn_actions += 1
+        self.turn_retracts += action.kind == RETRACT
+        self.turn_most_cards = max(self.turn_most_cards, game.hand_sizes[game.turn] if game.turn == self.turn_key[1] else 0)
+        stats["max_retracts_per_turn"] = max(stats["max_retracts_per_turn"], self.turn_retracts)
+        stats["max_hand_actions_seen"] = max(stats["max_hand_actions_seen"], self.index + 1 - self.hand_start)
+        if self.turn_retracts > 1:
+            raise _Failure("retract-loop", f"hand {self.hand_no}: {self.turn_retracts} retracts in one turn")
+        if self.turn_actions > TURN_BASE_ACTIONS + 2 * self.turn_most_cards:
+            raise _Failure("endless", f"hand {self.hand_no}: {self.turn_actions} actions in one turn, over the bound "
+                                      f"{TURN_BASE_ACTIONS} + 2 x {self.turn_most_cards} cards held")
+        stats["actions"] += 1
+        self.kinds[action.kind] = self.kinds.get(action.kind, 0) + 1
+        if game.card_count() != self.expected_cards:
+            raise _Failure("cards", f"{game.card_count()} cards in play, the deck has {self.expected_cards}")
+        for s, known in enumerate(game.known):
+            if any(known.count(c) > game.hands[s][c] for c in known):
+                raise _Failure("known", f"seat {s} is shown to hold {known} but does not")
+        if len(game.hand_results) > self.seen:  # this action ended a hand
+            self._check_hand_end(game.hand_results[self.seen])
+
+    def _check_hand_end(self, result: dict[str, Any]) -> None:
+        """A hand just ended: its sums, and the final table rebuilt by replaying the turn, agree with the result."""
+        game, stats = self.game, self.stats
+        self.totals = _check_hand_sums(result, self.totals, game.num_sides)
+        table = _replay_turn(self.checkpoint, self.since)
+        if table.hand_results[-1] != result:
+            raise _Failure("replay", f"hand {result['hand']}: the replay recorded {table.hand_results[-1]}, "
+                                     f"the game {result}")
+        _check_final_table(table, result)
+        how = "no_one_out" if result["went_out"] is None else ("concealed" if result["concealed"] else "went_out")
+        self.endings[how] = self.endings.get(how, 0) + 1
+        self.seen += 1
+        self.hands_here += 1
+        stats["hands"] += 1
+        stats["hands_rescored"] += 1
+        self.checkpoint = game.copy()
+        self.since = []
+        self.hand_start = self.index + 1
+
+    def _check_game_over(self) -> None:
+        """The game's end: the running sums, the winner by the variant's rule, and no legal action after it."""
+        game = self.game
+        if game.scores != self.totals:
+            raise _Failure("score-running-sum", f"game scores {game.scores} != last cumulative totals {self.totals}")
         top = max(game.scores)
         per_game = game.variant.hands_per_game
         if per_game is not None:  # a game of so many hands (Hand and Foot): the highest score wins, a tie none
@@ -375,11 +402,25 @@ def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, A
                                         f"(target {game.variant.target_score})")
         if game.legal_actions():
             raise _Failure("game-over", "legal actions after the game is over")
-        stats["games_finished"] += 1
+        self.stats["games_finished"] += 1
+
+
+def _play_game(game_seed: int, *, variant: str, players: int, rules: dict[str, Any] | None,
+               hands_left: int, check_listed: bool, max_hand_actions: int, max_game_hands: int,
+               stats: dict[str, int],
+               kinds: dict[str, int], endings: dict[str, int], complete: bool = False) -> dict[str, Any] | None:
+    """Play one checked random game (or until ``hands_left`` hands finished); a failure or None."""
+    checked: _CheckedGame | None = None
+    try:
+        checked = _CheckedGame(game_seed, variant=variant, players=players, rules=rules, stats=stats, kinds=kinds,
+                               endings=endings)
+        checked.play(hands_left=hands_left, check_listed=check_listed, max_hand_actions=max_hand_actions,
+                     max_game_hands=max_game_hands, complete=complete)
         return None
-    except _Failure as f:
-        return _failure_record(game_seed, index, hand_no, f.kind, f.message, action)
     except Exception as exc:
+        index, hand_no, action = (checked.index, checked.hand_no, checked.action) if checked else (0, 1, None)
+        if isinstance(exc, _Failure):
+            return _failure_record(game_seed, index, hand_no, exc.kind, exc.message, action)
         return _failure_record(game_seed, index, hand_no, "exception", f"{type(exc).__name__}: {exc}", action,
                                traceback.format_exc(limit=8))
 
