@@ -32,15 +32,15 @@ from canasta.web.hub import Client, Hub
 from canasta.web.limits import BodyLimit, Limits
 from canasta.web.schemas import (
     FIELD_CODES,
-    MAX_DEPTH,
     MESSAGE_TYPES,
     CreateGame,
     JoinSeat,
+    JsonShapeError,
     ReplayRequest,
     ScoreRequest,
+    check_json_shape,
     client_message,
     first_error,
-    json_depth,
 )
 from canasta.web.service import GameService, WebError
 
@@ -331,7 +331,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 now = time.monotonic()
                 tokens = min(burst, tokens + (now - last) * rate)
                 last = now
-                if tokens < 1 or not limits.allow_message(who):
+                if tokens < 1 or not limits.allow_message(who, _size_of(raw)):
                     client.send(WebError("flood", "too many messages: slow down").payload())
                     continue
                 tokens -= 1
@@ -399,9 +399,7 @@ def _strip(service: GameService, live: Any, seat: int | None) -> dict[str, Any]:
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await request.body()  # its size and depth were checked by BodyLimit
-    if json_depth(raw) > MAX_DEPTH:
-        raise WebError("too-deep", f"JSON nested deeper than {MAX_DEPTH} levels")
+    raw = await request.body()  # its size and depth were checked by BodyLimit (the body is parsed only here)
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -415,15 +413,21 @@ async def _first_message(ws: WebSocket) -> dict[str, Any]:
         raise WebError("no-hello", "send {\"type\": \"hello\", \"token\": ..., \"since\": ...} first") from None
     if raw.get("type") == "websocket.disconnect":
         raise WebSocketDisconnect()
-    message = _decode(raw)
+    message = _validate(_parse(raw))
     if message.type != "hello":
         raise WebError("no-hello", "the first message must be {\"type\": \"hello\", \"token\": ..., \"since\": ...}")
     hello: dict[str, Any] = message.model_dump()
     return hello
 
 
-def _decode(raw: Any) -> Any:
-    """A client's WebSocket message, checked: size, nesting, then its model in :mod:`canasta.web.schemas`."""
+def _size_of(raw: Any) -> int:
+    """A WebSocket message's size for the per-client byte budget (a text message: its characters)."""
+    text, data = raw.get("text"), raw.get("bytes")
+    return len(text) if isinstance(text, str) else len(data) if isinstance(data, bytes) else 0
+
+
+def _parse(raw: Any) -> dict[str, Any]:
+    """A client's WebSocket message as JSON, checked once: size, shape (nesting, parts), an object."""
     text = raw.get("text")
     if text is None:
         data = raw.get("bytes")
@@ -437,14 +441,21 @@ def _decode(raw: Any) -> Any:
             raise WebError("bad-json", "messages are JSON text") from None
     if len(text) > MAX_MESSAGE:
         raise WebError("too-large", f"messages are at most {MAX_MESSAGE} characters")
-    if json_depth(text) > MAX_DEPTH:
-        raise WebError("too-deep", f"messages nest at most {MAX_DEPTH} levels")
+    try:
+        check_json_shape(text)
+    except JsonShapeError as exc:
+        raise WebError(exc.code, exc.message.replace("JSON", "messages", 1)) from None
     try:
         message = json.loads(text)
     except ValueError:
         raise WebError("bad-json", "messages are JSON objects") from None
     if not isinstance(message, dict):
         raise WebError("bad-json", "messages are JSON objects with a 'type'")
+    return message
+
+
+def _validate(message: dict[str, Any]) -> Any:
+    """A parsed message checked against its model in :mod:`canasta.web.schemas`."""
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         kind_text = repr(kind)[:40].encode("utf-8", "backslashreplace").decode()
@@ -468,8 +479,10 @@ async def _send_close(ws: WebSocket, payload: dict[str, Any]) -> None:
 
 async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> dict[str, Any] | None:
     """One client message; the reply to that client (others get updates through the hub)."""
+    parsed: dict[str, Any] | None = None
     try:
-        message = _decode(raw)
+        parsed = _parse(raw)  # the only scan and parse of the message: the error path reuses it for the id
+        message = _validate(parsed)
         kind = message.type
         live = service.get(client.game_id)
         if kind == "action":
@@ -510,10 +523,7 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
         raise WebError("bad-request", "already connected")
     except WebError as exc:
         out = exc.payload()
-        if isinstance(raw, dict) and raw.get("text") and len(raw["text"]) <= MAX_MESSAGE \
-                and json_depth(raw["text"]) <= MAX_DEPTH:
-            with contextlib.suppress(Exception):
-                msg = json.loads(raw["text"])
-                if isinstance(msg, dict) and isinstance(msg.get("id"), int | str) and len(str(msg["id"])) < 64:
-                    out["id"] = msg["id"]
+        message_id = parsed.get("id") if parsed is not None else None
+        if isinstance(message_id, int | str) and len(str(message_id)) < 64:
+            out["id"] = message_id
         return out
