@@ -284,7 +284,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     async def ws_table(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
         who = _client_of(ws)
-        refused = limits.open_socket(who, len(hub.clients.get(game_id, ())))
+        refused = limits.open_socket(who)
         if refused is not None:
             with contextlib.suppress(Exception):  # its hello first, so that the client reads the refusal
                 await asyncio.wait_for(ws.receive(), 1.0)
@@ -311,11 +311,23 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             return
         except WebSocketDisconnect:
             return
+        here = [c.seat is not None for c in hub.clients.get(game_id, ()) if not c.closed]
+        refused = limits.join_table(who, seat is not None, sum(here), len(here) - sum(here))
+        if refused is not None:
+            await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
+            return
+        try:
+            await _serve_table(ws, live, seat, hello.get("since"), who)
+        finally:
+            limits.leave_table(who, seat is not None)
+
+    async def _serve_table(ws: WebSocket, live: Any, seat: int | None, since: int | None, who: str) -> None:
+        """A socket admitted to its table: the welcome, then its messages until it closes."""
+        game_id = live.id
         client = Client(ws=ws, game_id=game_id, seat=seat)
         writer = asyncio.create_task(client.writer())
         hub.add(client)
         keeper.saw(game_id)
-        since = hello.get("since")
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
                      "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
                      "fairness": service.fairness(live)})

@@ -126,8 +126,9 @@ class Limits:
     """Per-client budgets (None: no bound). ``games`` is (games per minute refilled, burst); ``messages``
     (WebSocket messages per second, burst) over all the client's sockets, on top of each socket's own
     rate, and ``message_bytes`` the same in bytes (a message's work grows with its size: 4 KB messages at
-    the message rate alone came to 800 KB/s); ``sockets_per_client`` and ``sockets_per_game`` bound open
-    WebSockets."""
+    the message rate alone came to 800 KB/s). Open WebSockets: ``sockets_per_client`` per address, all
+    kinds; ``sockets_per_game`` the seated players' per table; spectators have caps of their own, per table
+    and per address, so that watchers (anyone with the table's id) never keep a seated player out."""
 
     games: tuple[float, float] | None = (20.0, 20.0)
     messages: tuple[float, float] | None = (200.0, 400.0)
@@ -135,10 +136,13 @@ class Limits:
     message_bytes: tuple[float, float] | None = (16_384.0, 65_536.0)
     sockets_per_client: int | None = 32
     sockets_per_game: int | None = 24
+    spectators_per_game: int | None = 16
+    spectators_per_client: int | None = 8
     game_buckets: dict[str, Bucket] = field(default_factory=dict)
     message_buckets: dict[str, Bucket] = field(default_factory=dict)
     byte_buckets: dict[str, Bucket] = field(default_factory=dict)
     sockets: dict[str, int] = field(default_factory=dict)
+    spectators: dict[str, int] = field(default_factory=dict)
 
     def allow_game(self, client: str, now: float | None = None) -> bool:
         """Take one game from the client's budget; False when it is spent."""
@@ -159,10 +163,8 @@ class Limits:
         per_second, burst = self.messages
         return _take(self.message_buckets, client, per_second, burst, now)
 
-    def open_socket(self, client: str, on_game: int) -> str | None:
-        """Count a new socket of ``client`` on a table that has ``on_game`` already; the refusal's reason, or None."""
-        if self.sockets_per_game is not None and on_game >= self.sockets_per_game:
-            return f"this table has {self.sockets_per_game} connections already"
+    def open_socket(self, client: str) -> str | None:
+        """Count a new socket of ``client`` (any kind, before its hello); the refusal's reason, or None."""
         held = self.sockets.get(client, 0)
         if self.sockets_per_client is not None and held >= self.sockets_per_client:
             return f"at most {self.sockets_per_client} open connections per client"
@@ -170,8 +172,32 @@ class Limits:
         return None
 
     def close_socket(self, client: str) -> None:
-        held = self.sockets.get(client, 0) - 1
-        if held > 0:
-            self.sockets[client] = held
-        else:
-            self.sockets.pop(client, None)
+        _release(self.sockets, client)
+
+    def join_table(self, client: str, seated: bool, seated_here: int, spectators_here: int) -> str | None:
+        """Admit a socket to a table once its seat is known (``seated_here``/``spectators_here``: the table's
+        sockets of each kind already); the refusal's reason, or None. A spectator admitted is counted
+        against its address until :meth:`leave_table`."""
+        if seated:
+            if self.sockets_per_game is not None and seated_here >= self.sockets_per_game:
+                return f"this table has {self.sockets_per_game} player connections already"
+            return None
+        if self.spectators_per_game is not None and spectators_here >= self.spectators_per_game:
+            return f"this table has {self.spectators_per_game} spectators already (its players can still connect)"
+        watching = self.spectators.get(client, 0)
+        if self.spectators_per_client is not None and watching >= self.spectators_per_client:
+            return f"at most {self.spectators_per_client} spectator connections per client"
+        self.spectators[client] = watching + 1
+        return None
+
+    def leave_table(self, client: str, seated: bool) -> None:
+        if not seated:
+            _release(self.spectators, client)
+
+
+def _release(counts: dict[str, int], client: str) -> None:
+    held = counts.get(client, 0) - 1
+    if held > 0:
+        counts[client] = held
+    else:
+        counts.pop(client, None)

@@ -324,10 +324,11 @@ def test_games_created_per_client_are_limited(tmp_path: Any, make_server: Callab
 
 
 def test_sockets_per_table_and_per_client_are_limited(tmp_path: Any, make_server: Callable[..., Server]) -> None:
-    """300 sockets were opened on one game in 1.1 s."""
+    """300 sockets were opened on one game in 1.1 s. (These are spectators: their cap per table.)"""
     from canasta.web.limits import Limits
 
-    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", limits=Limits(sockets_per_game=3, sockets_per_client=5))
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}",
+                         limits=Limits(spectators_per_game=3, spectators_per_client=None, sockets_per_client=5))
     first, second = create(server, [ME, ME]), create(server, [ME, ME])
     table = [server.ws(first["id"]) for _ in range(3)]
     for ws in table:

@@ -119,3 +119,40 @@ def test_the_per_client_budget_counts_bytes(tmp_path: Any, make_server: Callable
         codes.append(ws.until(lambda m: m.get("type") == "error")["code"])
     assert codes[0] == "bad-request" and codes.count("flood") >= 15, codes
     ws.close()
+
+
+# ------------------------------------------------------------ defect 2: spectators locked the players out
+def test_spectators_cannot_keep_the_players_out(tmp_path: Any, make_server: Callable[..., Server]) -> None:
+    """24 spectator sockets from one address (under its 32) filled the table's 24: seat 0 and the invited
+    friend then got `too-many-sockets`. Spectators now have caps of their own, per table and per address,
+    and seated players' sockets are not counted against them."""
+    from canasta.web.limits import Limits
+
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", limits=Limits())
+    game = create(server, [ME, {"kind": "invite"}])
+    watchers, answers = [], []
+    for _ in range(24):
+        ws = server.ws(game["id"])
+        answers.append(ws.recv().get("code", "welcome"))
+        watchers.append(ws)
+    player = server.ws(game["id"], game["tokens"]["0"])
+    assert player.recv()["type"] == "welcome"
+    assert answers.count("welcome") == 8 and answers.count("too-many-sockets") == 16, answers  # 8 per address
+    with server.http() as http:
+        joined = http.post(f"/api/games/{game['id']}/join", json={"seat": 1, "invite": game["invites"]["1"]})
+        assert joined.status_code == 200, joined.text
+    friend = server.ws(game["id"], joined.json()["token"])
+    assert friend.recv()["type"] == "welcome"
+    for ws in [*watchers, player, friend]:
+        ws.close()
+
+
+def test_spectators_per_table_are_capped_whatever_their_addresses() -> None:
+    from canasta.web.limits import Limits
+
+    limits = Limits(spectators_per_game=2, spectators_per_client=None)
+    assert limits.join_table("a", False, 0, 0) is None and limits.join_table("b", False, 0, 1) is None
+    assert limits.join_table("c", False, 0, 2) is not None  # a third watcher of the table
+    assert limits.join_table("c", True, 0, 2) is None  # a player is admitted beside them
+    limits.leave_table("a", False)
+    assert limits.spectators == {"b": 1}
