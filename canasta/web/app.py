@@ -12,14 +12,14 @@ import contextlib
 import gc
 import json
 import logging
+import pathlib
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -32,6 +32,8 @@ from canasta.web.hub import Client, Hub
 from canasta.web.limits import BodyLimit, Limits
 from canasta.web.schemas import (
     FIELD_CODES,
+    GAME_ID_PATTERN,
+    GAME_ID_RULE,
     MESSAGE_TYPES,
     CreateGame,
     JoinSeat,
@@ -41,10 +43,11 @@ from canasta.web.schemas import (
     check_json_shape,
     client_message,
     first_error,
+    is_game_id,
 )
 from canasta.web.service import GameService, WebError
 
-STATIC = Path(str(resources.files("canasta.web") / "static"))
+STATIC = pathlib.Path(str(resources.files("canasta.web") / "static"))
 #: largest WebSocket message accepted from a client (characters)
 MAX_MESSAGE = 4096
 #: per connection: messages per second refilled, and the burst allowed (a flood beyond is refused)
@@ -53,8 +56,10 @@ RATE, BURST = 50.0, 100.0
 
 #: seconds of CPU work one request may cause (a replay, a score sheet) before it is stopped and refused
 WORK_BUDGET = 10.0
-#: the refusal code of a bad field of a request body (the others: bad-request)
-BODY_FIELD_CODES = {"seats": "bad-seats", "rules": "bad-options", "variant": "bad-options"}
+#: the refusal code of a bad field of a request (the others: bad-request)
+BODY_FIELD_CODES = {"seats": "bad-seats", "rules": "bad-options", "variant": "bad-options", "game_id": "bad-game-id"}
+#: a game id in a path, checked before any work (see schemas.GAME_ID_PATTERN)
+GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN, description=GAME_ID_RULE)]
 #: heavy requests worked on at once (in threads); more wait for a turn, up to WORK_BUDGET
 HEAVY_AT_ONCE = 2
 
@@ -142,9 +147,12 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        where, what = first_error(list(exc.errors()))
-        message = f"{where}: {what}" if where else what
+        errors = [{**e, "loc": tuple(p for p in e.get("loc", ()) if p != "path")} for e in exc.errors()]
+        where, what = first_error(errors)
         code = BODY_FIELD_CODES.get(where.split(".")[0], "bad-request")
+        if code == "bad-game-id":  # no such game can exist: said plainly, not as a pattern
+            return JSONResponse({"type": "error", "code": code, "message": GAME_ID_RULE}, status_code=404)
+        message = f"{where}: {what}" if where else what
         return JSONResponse({"type": "error", "code": code, "message": message}, status_code=400)
 
     # ------------------------------------------------------------ pages
@@ -156,7 +164,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return page("index.html")
 
     @app.get("/table/{game_id}", include_in_schema=False)
-    async def table(game_id: str) -> FileResponse:
+    async def table(game_id: GameId) -> FileResponse:
         return page("table.html")
 
     @app.get("/scorepad", include_in_schema=False)
@@ -208,7 +216,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 "table": f"/table/{gid}"}
 
     @app.post("/api/games/{game_id}/join")
-    async def api_join(game_id: str, body: JoinSeat) -> dict[str, Any]:
+    async def api_join(game_id: GameId, body: JoinSeat) -> dict[str, Any]:
         live = service.get(game_id)
         if not 0 <= body.seat < live.players:
             raise WebError("bad-seat", f"there is no seat {body.seat}")
@@ -217,7 +225,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return {"seat": body.seat, "token": token}
 
     @app.get("/api/games/{game_id}")
-    async def api_game(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    async def api_game(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
@@ -225,7 +233,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 "online": hub.online(game_id), "idle": service.idle_state(live)}
 
     @app.post("/api/games/{game_id}/rematch")
-    async def api_rematch(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    async def api_rematch(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         """A new game with the same seats once this one is over; every player's seat token works there too."""
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
@@ -235,7 +243,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return {"id": new_id, "seat": seat, "table": f"/table/{new_id}"}
 
     @app.get("/api/games/{game_id}/record")
-    async def api_record(game_id: str, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
+    async def api_record(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
         # the seat token comes in a header only: a URL is kept in histories, logs and Referer headers
         live = service.get(game_id)
         seat = service.seat_of(live, x_seat_token)
@@ -284,11 +292,14 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     async def ws_table(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
         who = _client_of(ws)
-        refused = limits.open_socket(who)
+        refusal = None if is_game_id(game_id) else WebError("bad-game-id", GAME_ID_RULE, status=404)
+        refused = limits.open_socket(who) if refusal is None else None
         if refused is not None:
+            refusal = WebError("too-many-sockets", refused, status=429)
+        if refusal is not None:
             with contextlib.suppress(Exception):  # its hello first, so that the client reads the refusal
                 await asyncio.wait_for(ws.receive(), 1.0)
-            await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
+            await _send_close(ws, refusal.payload())
             return
         try:
             await _serve_socket(ws, game_id, who)

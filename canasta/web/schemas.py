@@ -38,6 +38,17 @@ MAX_TOKEN = 200
 #: versions and seat numbers are at most this (a bound that keeps integers small)
 MAX_VERSION = 2**31 - 1
 
+#: a game id: URL-safe base64 (``service.new_id`` makes 12 characters); anything else (a NUL byte, which
+#: PostgreSQL refuses in a query and answered with a 500) names no game and is refused at the door
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+GAME_ID_RULE = "a game id is 1 to 32 letters, digits, '-' or '_'"
+_GAME_ID = re.compile(GAME_ID_PATTERN)
+
+
+def is_game_id(text: object) -> bool:
+    return isinstance(text, str) and _GAME_ID.fullmatch(text) is not None
+
+
 #: longest table chat message, in characters
 MAX_CHAT = 200
 #: the quick emotes of the table chat: name -> the text everyone sees

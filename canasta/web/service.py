@@ -39,6 +39,7 @@ from canasta.players.base import Player
 from canasta.record import Fairness
 from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, NoteRow, SeatRow, WalBound, make_engine
 from canasta.web.fairness import commit, draw_seed, public_fairness
+from canasta.web.schemas import GAME_ID_RULE, is_game_id
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -328,6 +329,8 @@ class GameService:
         if live is not None:
             self.cache.move_to_end(game_id)
             return live
+        if not is_game_id(game_id):  # (the routes check it at the door too; this keeps it out of every query)
+            raise WebError("bad-game-id", GAME_ID_RULE, status=404)
         with Session(self.engine) as session:
             row = session.execute(select(GameRow).options(selectinload(GameRow.seats))
                                   .where(GameRow.id == game_id)).scalar_one_or_none()
