@@ -96,7 +96,10 @@ def legal(position: Annotated[Path, typer.Argument(help="a position saved with '
 @app.command()
 def replay(record: Annotated[Path, typer.Argument(help="a game record in the notation")],
            verify: Annotated[bool, typer.Option("--verify", help="also check the seed against the commitment "
-                                                "published when the game started (server games)")] = False) -> None:
+                                                "published when the game started (server games)")] = False,
+           commitment: Annotated[str | None, typer.Option(
+               "--commitment", metavar="HEX", help="with --verify: the commitment the table showed when the game "
+               "started (without it, only the record's own Commitment tag is checked)")] = None) -> None:
     """Replay a record, check every action, and print the hand scores."""
     from canasta.record import replay_command, verify_record
 
@@ -110,7 +113,10 @@ def replay(record: Annotated[Path, typer.Argument(help="a game record in the not
         fail(refused)
         return
     try:
-        typer.echo(verify_record(text) if verify else replay_command(text))
+        if commitment is not None and not verify:
+            fail("--commitment goes with --verify")
+            return
+        typer.echo(verify_record(text, commitment) if verify else replay_command(text))
     except CanastaError as exc:
         fail(str(exc))
 

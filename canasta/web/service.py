@@ -38,7 +38,7 @@ from canasta.players import get_player, hint
 from canasta.players.base import Player
 from canasta.record import Fairness
 from canasta.web.db import WAL_LIMIT, ActionRow, FairnessRow, GameRow, NoteRow, SeatRow, WalBound, make_engine
-from canasta.web.fairness import commit, draw_seed, public_fairness
+from canasta.web.fairness import commit, draw_seed, public_fairness, shuffle_for
 from canasta.web.schemas import GAME_ID_RULE, is_game_id
 
 HUMAN = "human"
@@ -245,11 +245,11 @@ class GameService:
             raise WebError("bad-request", "rules must be an object of table rules")
         # a chosen seed makes a practice game (its creator may know every card); otherwise 128 secret bits
         seed_value = parse_seed(seed) if seed else draw_seed()
-        shuffle, fairness = commit(seed_value, chosen=bool(seed))
         try:
-            game = Game(variant, players, seed_value, rules, shuffle=shuffle)
+            game = Game(variant, players, seed_value, rules, shuffle=shuffle_for(chosen=bool(seed)))
         except CanastaError as exc:
             raise WebError("bad-options", str(exc)) from None
+        shuffle, fairness = commit(seed_value, chosen=bool(seed), table=game)
         if len(seats) != players:
             raise WebError("bad-seats", f"give one seat entry for each of the {players} seats, not {len(seats)}")
         game_id = new_id()
@@ -733,7 +733,7 @@ class GameService:
         if live.rematch is not None:
             return live.rematch
         seed_value = draw_seed()
-        shuffle, fairness = commit(seed_value, chosen=False)
+        shuffle, fairness = commit(seed_value, chosen=False, table=live.game)
         game_id = new_id()
         used = [s.name for s in live.seats]
         spare = [n for n in COMPUTER_NAMES if n not in used]
