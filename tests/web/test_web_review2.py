@@ -156,3 +156,46 @@ def test_spectators_per_table_are_capped_whatever_their_addresses() -> None:
     assert limits.join_table("c", True, 0, 2) is None  # a player is admitted beside them
     limits.leave_table("a", False)
     assert limits.spectators == {"b": 1}
+
+
+# ------------------------------------------------------------ defect 5: undo replayed the whole log
+def test_undo_replays_nothing_and_restores_the_position(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo rebuilt the position by replaying every action of the log on the event loop (48-106 ms at 781
+    actions). Now it restores the copy kept before the meld: no engine step at all, whatever the log's length;
+    the position is the one a replay of the log without the meld gives."""
+    from canasta.engine.game import Game
+    from canasta.notation import format_action
+    from canasta.players import get_player
+    from canasta.web.service import GameService, hand_end, undo_refusal
+
+    service = GameService(f"sqlite:///{tmp_path / 'undo.db'}")
+    live = service.get(service.create_game(variant="classic", players=2, seed=None, rules={},
+                                           seats=[{"kind": "me"}, BOT])["id"])
+    me = get_player("basic", seed=1)
+    for _ in range(3000):  # play seat 0 with the basic player until it melds late enough in the game
+        if service.bot_move(live):
+            continue
+        if live.version > 150 and undo_refusal(live, 0) is None:
+            break
+        if hand_end(live) is not None:
+            service.ready(live, 0)
+            continue
+        game = live.game
+        chosen = me.choose(game.observation(0), game.legal_actions())
+        service.submit(live, 0, format_action(chosen), live.version)
+    else:
+        pytest.fail("seat 0 never melded")
+    version, taken = live.version, live.events[-1]["action"]
+    steps: list[int] = []
+    real_apply, real_push = Game.apply, Game.push
+    monkeypatch.setattr(Game, "apply", lambda self, a: (steps.append(1), real_apply(self, a))[1])
+    monkeypatch.setattr(Game, "push", lambda self, a: (steps.append(1), real_push(self, a))[1])
+    assert service.undo(live, 0, version) == taken
+    assert steps == [], f"undo ran {len(steps)} engine steps at a log of {version} actions"
+    monkeypatch.undo()
+    rebuilt = GameService(f"sqlite:///{tmp_path / 'undo.db'}").get(live.id)  # the log without the meld
+    assert live.version == rebuilt.version == version - 1
+    assert live.game.to_dict() == rebuilt.game.to_dict()
+    service.submit(live, 0, taken, live.version)  # and the same meld can be played again
+    assert live.version == version
+    service.close()
