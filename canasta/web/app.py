@@ -54,7 +54,8 @@ MAX_MESSAGE = 4096
 RATE, BURST = 50.0, 100.0
 
 
-#: seconds of CPU work one request may cause (a replay, a score sheet) before it is stopped and refused
+#: seconds a heavy request (a replay, a score sheet) may wait for its turn before it is refused as busy
+#: (the work itself is bounded by counts: replay.MAX_REPLAY_ACTIONS, the score input's model)
 WORK_BUDGET = 10.0
 #: the refusal code of a bad field of a request (the others: bad-request)
 BODY_FIELD_CODES = {"seats": "bad-seats", "rules": "bad-options", "variant": "bad-options", "game_id": "bad-game-id"}
@@ -131,7 +132,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     async def bounded(work: Any, *args: Any) -> Any:
         """Run CPU-heavy ``work(*args)`` in a thread, a few at a time, refused with 503 when it waits too long
-        for its turn (the work itself carries its own time budget)."""
+        for its turn (the work itself is bounded by counts)."""
         try:
             await asyncio.wait_for(heavy.acquire(), WORK_BUDGET)
         except TimeoutError:
@@ -267,7 +268,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     async def api_replay(body: ReplayRequest) -> dict[str, Any]:
         from canasta.web.replay import replay_frames
 
-        frames: dict[str, Any] = await bounded(lambda: replay_frames(body.record, budget=WORK_BUDGET))
+        frames: dict[str, Any] = await bounded(replay_frames, body.record)  # its budget: MAX_REPLAY_ACTIONS
         return frames
 
     # ------------------------------------------------------- history (issue 19)

@@ -139,13 +139,17 @@ def test_replay_is_linear_in_the_records_length(monkeypatch: pytest.MonkeyPatch)
     assert max(copied) == 0, f"a copy carried a history of {max(copied)} actions"
 
 
-def test_replay_stops_at_its_time_budget() -> None:
+def test_replay_budget_is_in_actions_and_refused_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     from canasta.web.replay import replay_frames
     from canasta.web.service import WebError
 
+    steps: list[int] = []
+    real_push = Game.push
+    monkeypatch.setattr(Game, "push", lambda self, a: (steps.append(1), real_push(self, a))[1])
     with pytest.raises(WebError) as refused:
-        replay_frames(finished_record(), budget=0.0)
+        replay_frames(finished_record(), max_actions=10)
     assert refused.value.code == "too-long" and refused.value.status == 413
+    assert "actions" in refused.value.message and steps == []
 
 
 def test_computer_players_think_off_the_event_loop(tmp_path: Any, make_server: Callable[..., Server]) -> None:

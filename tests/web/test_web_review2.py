@@ -199,3 +199,34 @@ def test_undo_replays_nothing_and_restores_the_position(tmp_path: Any, monkeypat
     service.submit(live, 0, taken, live.version)  # and the same meld can be played again
     assert live.version == version
     service.close()
+
+
+# ------------------------------------------------------------ defect 6: the replay's budget was wall time
+def test_a_valid_record_is_replayed_however_slow_the_machine(tmp_path: Any, make_server: Callable[..., Server],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A valid 171 KB record was refused with 413 after 10 s on a loaded machine: the budget was wall time.
+    Here the replay's clock jumps a minute at every look (a machine loaded past any budget); the answer is
+    the same, because the budget is counted in actions."""
+    import canasta.web.replay as replay_module
+    from canasta.engine.game import Game
+    from canasta.players import get_player
+    from canasta.record import export_record
+
+    class Crawling:
+        now = 0.0
+
+        @classmethod
+        def monotonic(cls) -> float:
+            cls.now += 60.0
+            return cls.now
+
+    monkeypatch.setattr(replay_module, "time", Crawling, raising=False)
+    game = Game("classic", 2, 6, {"target_score": 50})
+    bots = [get_player("basic", seed=s) for s in range(2)]
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    with server.http() as http:
+        r = http.post("/api/replay", json={"record": export_record(game)})
+    assert r.status_code == 200, r.text
+    assert sum(len(h["frames"]) - 1 for h in r.json()["hands"]) == len(game.history)
