@@ -281,6 +281,8 @@ def serve(
     limits = Limits(games=(games_per_minute, games_per_minute) if games_per_minute > 0 else None,
                     sockets_per_client=sockets_per_client if sockets_per_client > 0 else None,
                     messages=(messages_per_second, 2 * messages_per_second) if messages_per_second > 0 else None)
+    if messages_per_second <= 0:
+        limits.message_bytes = None  # no message limit: no byte budget either
     web_app = create_app(database, redis_url=redis, bot_delay=bot_delay, idle_limit=idle_limit,
                          auto_takeover=auto_takeover, limits=limits,
                          table_expiry=table_expiry * 3600 if table_expiry > 0 else None)
