@@ -12,9 +12,12 @@ import contextlib
 import gc
 import json
 import logging
+import multiprocessing
 import pathlib
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any
@@ -85,7 +88,7 @@ def variants_info() -> list[dict[str, Any]]:
 def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
                bot_delay: float = 0.0, idle_limit: float | None = 120.0, auto_takeover: bool = False,
                rate_limit: tuple[float, float] = (RATE, BURST), limits: Limits | None = None,
-               table_expiry: float | None = 24 * 3600.0) -> FastAPI:
+               table_expiry: float | None = 24 * 3600.0, replay_processes: bool = True) -> FastAPI:
     """The web app over ``database_url`` (SQLite path or URL, or ``postgresql://...``).
 
     ``redis_url`` fans updates out to other processes sharing the database; ``bot_delay`` paces
@@ -94,11 +97,14 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     server does that by itself at the limit (``canasta serve`` turns it on); ``rate_limit`` is
     (messages per second, burst) per connection; ``limits`` the per-client budgets (games created,
     sockets; see :class:`canasta.web.limits.Limits`); ``table_expiry`` how long a table nobody connects
-    to stays open (seconds; None: for ever). See "Threat model and limits" in docs/web.md.
+    to stays open (seconds; None: for ever); ``replay_processes`` replays records for the viewer in worker
+    processes (False: in threads, as tests that hold a replay mid-work need). See "Threat model and limits"
+    in docs/web.md.
     """
     rate, burst = rate_limit
     limits = Limits() if limits is None else limits
     heavy = asyncio.Semaphore(HEAVY_AT_ONCE)
+    workers = ReplayWorkers(HEAVY_AT_ONCE) if replay_processes else None
     service = GameService(database_url, idle_limit=idle_limit, background_checkpoint=True)
     keeper = lifecycle.Keeper(service.engine, table_expiry)
     hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
@@ -122,6 +128,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             await hub.stop()
             keeper.close()
             service.close()
+            if workers is not None:
+                workers.close()
 
     app = FastAPI(title="canasta", lifespan=lifespan)
     app.add_middleware(BodyLimit)
@@ -131,13 +139,15 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     app.state.keeper = keeper
 
     async def bounded(work: Any, *args: Any) -> Any:
-        """Run CPU-heavy ``work(*args)`` in a thread, a few at a time, refused with 503 when it waits too long
-        for its turn (the work itself is bounded by counts)."""
+        """Run CPU-heavy ``work(*args)`` a few at a time, in a thread (a coroutine function: awaited), refused
+        with 503 when it waits too long for its turn (the work itself is bounded by counts)."""
         try:
             await asyncio.wait_for(heavy.acquire(), WORK_BUDGET)
         except TimeoutError:
             raise WebError("busy", "the server is busy with other heavy requests; try again", status=503) from None
         try:
+            if asyncio.iscoroutinefunction(work):
+                return await work(*args)
             return await asyncio.to_thread(work, *args)
         finally:
             heavy.release()
@@ -266,14 +276,15 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     @app.post("/api/replay")
     async def api_replay(body: ReplayRequest) -> Response:
-        from canasta.web.replay import replay_frames
+        from canasta.web.replay import replay_answer
 
-        def frames_json(record: str) -> bytes:
-            # encoded in the thread too: FastAPI encoding the frames (7 MB for 9,200 actions) on the loop held it ~0.9 s
-            return json.dumps(replay_frames(record), separators=(",", ":")).encode()
-
-        encoded: bytes = await bounded(frames_json, body.record)  # the replay's budget: MAX_REPLAY_ACTIONS
-        return Response(encoded, media_type="application/json")
+        # the replay's budget is MAX_REPLAY_ACTIONS; its frames are encoded where it runs (7 MB for 9,200
+        # actions: FastAPI encoding them on the loop held it ~0.9 s)
+        if workers is not None:
+            status, encoded = await bounded(workers.run, replay_answer, body.record)
+        else:
+            status, encoded = await bounded(replay_answer, body.record)
+        return Response(encoded, status_code=status, media_type="application/json")
 
     # ------------------------------------------------------- history (issue 19)
     # A browser's games, known by the seat tokens it holds (in the body, never the URL): canasta/web/history.py
@@ -375,6 +386,29 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 await asyncio.wait_for(writer, 2.0)
 
     return app
+
+
+class ReplayWorkers:
+    """A pool of worker processes for the replay viewer, started at the first replay: a long replay in a
+    thread of the server took the GIL from the event loop (two 6.5 s replays: the loop waited 0.4-0.6 s at
+    the 99th percentile); a process of its own does not."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def run(self, work: Any, *args: Any) -> Any:
+        if self.pool is None:  # spawn: a fresh interpreter, not a fork of a process with threads
+            self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next request
+            self.pool = None
+            raise WebError("busy", "the replay worker stopped; try again", status=503) from None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _client_of(conn: Request | WebSocket) -> str:

@@ -111,6 +111,19 @@ def replay_frames(text: str, *, max_actions: int | None = MAX_REPLAY_ACTIONS) ->
             "winner": final.winner, "scores": final.scores}
 
 
+def replay_answer(text: str) -> tuple[int, bytes]:
+    """The HTTP status and JSON body of ``POST /api/replay`` for a record: the frames, or the refusal.
+
+    Run in a worker process by the server (a 9,200-action replay is 6.5 s of CPU: in a thread of the server,
+    it took the GIL from the event loop), so the answer is plain data (an exception would not cross back)."""
+    import json
+
+    try:
+        return 200, json.dumps(replay_frames(text), separators=(",", ":")).encode()
+    except WebError as exc:
+        return exc.status, json.dumps(exc.payload()).encode()
+
+
 def _frame_end(before: Game, action: Action, result: dict[str, Any]) -> dict[str, Any]:
     """The table as the hand ended: the last action played on a copy whose hand is kept open.
 

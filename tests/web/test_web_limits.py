@@ -98,7 +98,8 @@ def test_replay_does_not_block_the_event_loop(tmp_path: Any, make_server: Callab
         return real(text, **kw)
 
     monkeypatch.setattr(replay_module, "replay_frames", held)
-    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    # (in threads: a replay held in this process; the server's default, worker processes, is tested apart)
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", replay_processes=False)
     record = finished_record()
     answer: dict[str, Any] = {}
 

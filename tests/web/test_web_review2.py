@@ -225,8 +225,34 @@ def test_a_valid_record_is_replayed_however_slow_the_machine(tmp_path: Any, make
     bots = [get_player("basic", seed=s) for s in range(2)]
     while not game.is_over:
         game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))
-    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", replay_processes=False)  # the clock patched here
     with server.http() as http:
         r = http.post("/api/replay", json={"record": export_record(game)})
     assert r.status_code == 200, r.text
     assert sum(len(h["frames"]) - 1 for h in r.json()["hands"]) == len(game.history)
+
+
+def test_the_replay_runs_in_a_worker_process(tmp_path: Any, make_server: Callable[..., Server],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two long replays in threads of the server took the GIL from the event loop (p99 0.4-0.6 s). The server
+    replays in worker processes: no engine step of the replay runs in the server's process."""
+    from canasta.engine.game import Game
+    from canasta.players import get_player
+    from canasta.record import export_record
+
+    game = Game("classic", 2, 6, {"target_score": 50})
+    bots = [get_player("basic", seed=s) for s in range(2)]
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))
+    record = export_record(game)
+    steps: list[int] = []
+    real_push = Game.push
+    monkeypatch.setattr(Game, "push", lambda self, a: (steps.append(1), real_push(self, a))[1])
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    with server.http() as http:
+        r = http.post("/api/replay", json={"record": record}, timeout=60)
+        assert r.status_code == 200, r.text
+        refused = http.post("/api/replay", json={"record": "not a record"}, timeout=60)
+        assert refused.status_code == 400 and refused.json()["code"] == "bad-record"
+    assert sum(len(h["frames"]) - 1 for h in r.json()["hands"]) == len(game.history)
+    assert steps == [], f"{len(steps)} engine steps of the replay ran in the server's process"
