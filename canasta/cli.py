@@ -132,16 +132,21 @@ def legal(position: Annotated[Path, typer.Argument(help="a position saved with '
 @app.command()
 def replay(record: Annotated[Path, typer.Argument(help="a game record in the notation")],
            verify: Annotated[bool, typer.Option("--verify", help="also check the seed against the commitment "
-                                                "published when the game started (server games)")] = False) -> None:
+                                                "published when the game started (server games)")] = False,
+           commitment: Annotated[str | None, typer.Option(
+               "--commitment", metavar="HEX", help="with --verify: the commitment the table showed when the game "
+               "started (without it, only the record's own Commitment tag is checked)")] = None) -> None:
     """Replay a record, check every action, and print the hand scores."""
     from canasta.record import replay_command, verify_record
 
+    if commitment is not None and not verify:
+        fail("--commitment goes with --verify")
     text = read_input(record)
     with reading(record, "a game record"):
         refused = not_a_record(text, record)
         if refused:
             fail(refused)
-        summary = verify_record(text) if verify else replay_command(text)
+        summary = verify_record(text, commitment) if verify else replay_command(text)
     typer.echo(summary)
 
 
@@ -303,6 +308,8 @@ def serve(
     limits = Limits(games=(games_per_minute, games_per_minute) if games_per_minute > 0 else None,
                     sockets_per_client=sockets_per_client if sockets_per_client > 0 else None,
                     messages=(messages_per_second, 2 * messages_per_second) if messages_per_second > 0 else None)
+    if messages_per_second <= 0:
+        limits.message_bytes = None  # no message limit: no byte budget either
     if database is None:  # not the current folder: a server started in a checkout must not leave a file in it
         folder = user_data_dir()
         folder.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ and drops the seed (which reveals everything); it parses but cannot be replayed.
 
 Format 2 (tag ``[Format "2"]``, written only when used) adds ``Shuffle`` (how deals derive
 from the seed; absent: ``mt19937``, the only scheme of format 1) and the fairness tags of a
-server game: ``Commitment`` (SHA-256 of ``salt:seed``, published when the game started) and
+server game: ``Commitment`` (published when the game started: see :func:`seed_commitment`) and
 ``Salt`` (revealed with the seed). :func:`verify_record` checks them. Format 1 records replay
 as before.
 """
@@ -180,10 +180,40 @@ class Fairness:
     chosen: bool = False
 
 
-def seed_commitment(seed: int | str, salt: str) -> str:
-    """SHA-256 (hex) of the UTF-8 text ``salt:seed``: binds the seed without revealing it (the salt,
-    128 random bits, keeps a chosen or short seed from being found by trying candidates)."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+#: a salt of the first commitments: 32 hex digits, committed as the text ``salt:seed``
+SALT_V1 = re.compile(r"[0-9a-f]{32}")
+#: a salt of version 2: ``v2-`` and 32 hex digits, committed with the seed and the table's setup as JSON
+SALT_V2 = re.compile(r"v2-[0-9a-f]{32}")
+#: the tags a version 2 commitment binds besides the seed, all fixed when the table is created
+COMMITTED_TAGS = ("Variant", "RulesVersion", "Rules", "Players", "Shuffle")
+#: the tags no commitment can cover: set after the game started (who joined) or when the record is written
+UNCOMMITTED_TAGS = ("Names", "Date")
+
+
+def game_setup(game: Game) -> dict[str, str]:
+    """The :data:`COMMITTED_TAGS` of ``game``, as its record writes them."""
+    return {"Variant": game.variant_name, "RulesVersion": str(game.variant.rules_version),
+            "Rules": json.dumps(game.variant.non_default_rules(), sort_keys=True),
+            "Players": str(game.num_players), "Shuffle": game.shuffle}
+
+
+def seed_commitment(seed: int | str, salt: str, setup: dict[str, str] | None = None) -> str:
+    """SHA-256 (hex) binding the seed without revealing it (the salt, 128 random bits, keeps a chosen or
+    short seed from being found by trying candidates).
+
+    Version 2 (a ``v2-`` salt): of the JSON object of the salt, the seed and ``setup`` (the
+    :data:`COMMITTED_TAGS`), so no two inputs share a text; version 1: of the text ``salt:seed``, unambiguous
+    only because its salt is exactly 32 hex digits (with a ``:`` in the salt, ``x:42`` and ``42`` collided).
+    A salt of neither format is refused with :class:`ValueError`."""
+    if SALT_V2.fullmatch(salt):
+        if setup is None or set(setup) != set(COMMITTED_TAGS):
+            raise ValueError(f"a version 2 commitment binds the tags {', '.join(COMMITTED_TAGS)}")
+        text = json.dumps({"v": 2, "salt": salt, "seed": str(seed), "setup": setup}, sort_keys=True,
+                          separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+    if SALT_V1.fullmatch(salt):
+        return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+    raise ValueError("a salt is 32 hex digits (the first commitments) or 'v2-' and 32 hex digits")
 
 
 def record_from_game(game: Game, seat: int | None = None, date: str | None = None,
@@ -608,33 +638,55 @@ def replay_command(text: str) -> str:
     return "\n".join(lines)
 
 
-def verify_record(text: str) -> str:
-    """``canasta replay --verify``: check that the deal was fixed before the first card.
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
-    Recomputes the commitment from the revealed Seed and Salt and compares it with the
-    Commitment tag (published when the game started), then replays the record, which deals
-    every hand from that seed and checks each dealt card, draw and score against the record.
-    Raises :class:`RecordError` if anything differs; returns the replay summary, headed by the check.
-    """
+
+def verify_record(text: str, commitment: str | None = None) -> str:
+    """``canasta replay --verify [--commitment HEX]``: check that the deal was fixed before the first card.
+
+    Recomputes the commitment from the revealed Seed and Salt (and, for a version 2 salt, the
+    :data:`COMMITTED_TAGS`) and compares it with the Commitment tag, then replays the record, which deals
+    every hand from that seed and checks each dealt card, draw and score. The record's own Commitment tag
+    proves nothing by itself (a forger writes a matching one): ``commitment`` is the one the table showed
+    when the game started, and must be the record's. Raises :class:`RecordError` if anything differs."""
     record = parse_record(text)
     for name in ("Commitment", "Salt", "Seed"):
         if name not in record.tags:
             missing = "redacted records have no seed or salt" if "Redacted" in record.tags else \
                 "only records of finished server games carry the seed's commitment and salt"
             raise RecordError(0, f"the record has no [{name} \"...\"] tag: {missing}")
-    expected = seed_commitment(record.tags["Seed"], record.tags["Salt"])
-    if not hmac.compare_digest(expected, record.tags["Commitment"].lower()):
+    tags = record.tags
+    shown = None if commitment is None else commitment.strip().lower()
+    if shown is not None and not _HEX64.fullmatch(shown):
+        raise RecordError(0, "--commitment takes the 64 hex digits the table showed when the game started")
+    version2 = SALT_V2.fullmatch(tags["Salt"]) is not None
+    setup = {name: tags.get(name, chance.LEGACY if name == "Shuffle" else "") for name in COMMITTED_TAGS}
+    try:
+        expected = seed_commitment(tags["Seed"], tags["Salt"], setup if version2 else None)
+    except ValueError as exc:
+        raise RecordError(record.tag_lines["Salt"], f"the record's salt is not valid: {exc}") from None
+    if not hmac.compare_digest(expected, tags["Commitment"].lower()):
         raise RecordError(record.tag_lines["Commitment"],
-                          f"the commitment does not match: SHA-256 of 'salt:seed' is {expected}, "
-                          f"the record says {record.tags['Commitment']}")
+                          f"the commitment does not match: the seed and salt commit to {expected}, "
+                          f"the record says {tags['Commitment']}")
+    if shown is not None and not hmac.compare_digest(shown, expected):
+        raise RecordError(record.tag_lines["Commitment"],
+                          f"this is not the game you were shown: the table showed the commitment {shown}, "
+                          f"this record's is {expected}")
     summary = replay_command(text)
-    if "Practice" in record.tags:
+    if "Practice" in tags:
         summary = f"note: {PRACTICE}, who could know every card before the first was dealt\n{summary}"
-    return (f"verified: SHA-256('{record.tags['Salt']}:{record.tags['Seed']}') = {expected} is the commitment "
-            f"published when the game started, and every deal replays from that seed\n{summary}")
+    bound = "the seed, " + ", ".join(COMMITTED_TAGS) if version2 else \
+        "the seed only (a first-version commitment: the variant, rules and players are checked by the replay alone)"
+    origin = "is the commitment you were shown when the game started" if shown is not None else \
+        "is the record's own Commitment tag: compare it with the one the table showed when the game started " \
+        "(--commitment HEX), or this proves only that the record is consistent"
+    return (f"verified: {expected} {origin}; every deal replays from that seed\n"
+            f"committed: {bound}; not covered: {', '.join(UNCOMMITTED_TAGS)} (set after the game started "
+            f"or when the record was written)\n{summary}")
 
 
-__all__ = ["Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score", "SideResult", "decode_text",
-           "export_record", "format_record", "names_tag", "parse_record", "read_text_file", "record_from_game",
-           "replay_command", "replay_record",
-           "result_text", "seat_names", "seed_commitment", "verify_record"]
+__all__ = ["COMMITTED_TAGS", "UNCOMMITTED_TAGS", "Card", "Fairness", "Hand", "Move", "Record", "RecordError", "Score",
+           "SideResult", "decode_text", "export_record", "format_record", "game_setup", "names_tag", "parse_record",
+           "read_text_file", "record_from_game", "replay_command", "replay_record", "result_text", "seat_names",
+           "seed_commitment", "verify_record"]

@@ -12,14 +12,17 @@ import contextlib
 import gc
 import json
 import logging
+import multiprocessing
+import pathlib
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -32,29 +35,35 @@ from canasta.web.hub import Client, Hub
 from canasta.web.limits import BodyLimit, Limits
 from canasta.web.schemas import (
     FIELD_CODES,
-    MAX_DEPTH,
+    GAME_ID_PATTERN,
+    GAME_ID_RULE,
     MESSAGE_TYPES,
     CreateGame,
     JoinSeat,
+    JsonShapeError,
     ReplayRequest,
     ScoreRequest,
+    check_json_shape,
     client_message,
     first_error,
-    json_depth,
+    is_game_id,
 )
 from canasta.web.service import GameService, WebError
 
-STATIC = Path(str(resources.files("canasta.web") / "static"))
+STATIC = pathlib.Path(str(resources.files("canasta.web") / "static"))
 #: largest WebSocket message accepted from a client (characters)
 MAX_MESSAGE = 4096
 #: per connection: messages per second refilled, and the burst allowed (a flood beyond is refused)
 RATE, BURST = 50.0, 100.0
 
 
-#: seconds of CPU work one request may cause (a replay, a score sheet) before it is stopped and refused
+#: seconds a heavy request (a replay, a score sheet) may wait for its turn before it is refused as busy
+#: (the work itself is bounded by counts: replay.MAX_REPLAY_ACTIONS, the score input's model)
 WORK_BUDGET = 10.0
-#: the refusal code of a bad field of a request body (the others: bad-request)
-BODY_FIELD_CODES = {"seats": "bad-seats", "rules": "bad-options", "variant": "bad-options"}
+#: the refusal code of a bad field of a request (the others: bad-request)
+BODY_FIELD_CODES = {"seats": "bad-seats", "rules": "bad-options", "variant": "bad-options", "game_id": "bad-game-id"}
+#: a game id in a path, checked before any work (see schemas.GAME_ID_PATTERN)
+GameId = Annotated[str, Path(pattern=GAME_ID_PATTERN, description=GAME_ID_RULE)]
 #: heavy requests worked on at once (in threads); more wait for a turn, up to WORK_BUDGET
 HEAVY_AT_ONCE = 2
 
@@ -79,7 +88,7 @@ def variants_info() -> list[dict[str, Any]]:
 def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
                bot_delay: float = 0.0, idle_limit: float | None = 120.0, auto_takeover: bool = False,
                rate_limit: tuple[float, float] = (RATE, BURST), limits: Limits | None = None,
-               table_expiry: float | None = 24 * 3600.0) -> FastAPI:
+               table_expiry: float | None = 24 * 3600.0, replay_processes: bool = True) -> FastAPI:
     """The web app over ``database_url`` (SQLite path or URL, or ``postgresql://...``).
 
     ``redis_url`` fans updates out to other processes sharing the database; ``bot_delay`` paces
@@ -88,11 +97,14 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     server does that by itself at the limit (``canasta serve`` turns it on); ``rate_limit`` is
     (messages per second, burst) per connection; ``limits`` the per-client budgets (games created,
     sockets; see :class:`canasta.web.limits.Limits`); ``table_expiry`` how long a table nobody connects
-    to stays open (seconds; None: for ever). See "Threat model and limits" in docs/web.md.
+    to stays open (seconds; None: for ever); ``replay_processes`` replays records for the viewer in worker
+    processes (False: in threads, as tests that hold a replay mid-work need). See "Threat model and limits"
+    in docs/web.md.
     """
     rate, burst = rate_limit
     limits = Limits() if limits is None else limits
     heavy = asyncio.Semaphore(HEAVY_AT_ONCE)
+    workers = ReplayWorkers(HEAVY_AT_ONCE) if replay_processes else None
     service = GameService(database_url, idle_limit=idle_limit, background_checkpoint=True)
     keeper = lifecycle.Keeper(service.engine, table_expiry)
     hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
@@ -116,6 +128,8 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             await hub.stop()
             keeper.close()
             service.close()
+            if workers is not None:
+                workers.close()
 
     app = FastAPI(title="canasta", lifespan=lifespan)
     app.add_middleware(BodyLimit)
@@ -125,13 +139,15 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     app.state.keeper = keeper
 
     async def bounded(work: Any, *args: Any) -> Any:
-        """Run CPU-heavy ``work(*args)`` in a thread, a few at a time, refused with 503 when it waits too long
-        for its turn (the work itself carries its own time budget)."""
+        """Run CPU-heavy ``work(*args)`` a few at a time, in a thread (a coroutine function: awaited), refused
+        with 503 when it waits too long for its turn (the work itself is bounded by counts)."""
         try:
             await asyncio.wait_for(heavy.acquire(), WORK_BUDGET)
         except TimeoutError:
             raise WebError("busy", "the server is busy with other heavy requests; try again", status=503) from None
         try:
+            if asyncio.iscoroutinefunction(work):
+                return await work(*args)
             return await asyncio.to_thread(work, *args)
         finally:
             heavy.release()
@@ -142,9 +158,12 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        where, what = first_error(list(exc.errors()))
-        message = f"{where}: {what}" if where else what
+        errors = [{**e, "loc": tuple(p for p in e.get("loc", ()) if p != "path")} for e in exc.errors()]
+        where, what = first_error(errors)
         code = BODY_FIELD_CODES.get(where.split(".")[0], "bad-request")
+        if code == "bad-game-id":  # no such game can exist: said plainly, not as a pattern
+            return JSONResponse({"type": "error", "code": code, "message": GAME_ID_RULE}, status_code=404)
+        message = f"{where}: {what}" if where else what
         return JSONResponse({"type": "error", "code": code, "message": message}, status_code=400)
 
     # ------------------------------------------------------------ pages
@@ -156,7 +175,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return page("index.html")
 
     @app.get("/table/{game_id}", include_in_schema=False)
-    async def table(game_id: str) -> FileResponse:
+    async def table(game_id: GameId) -> FileResponse:
         return page("table.html")
 
     @app.get("/scorepad", include_in_schema=False)
@@ -208,7 +227,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 "table": f"/table/{gid}"}
 
     @app.post("/api/games/{game_id}/join")
-    async def api_join(game_id: str, body: JoinSeat) -> dict[str, Any]:
+    async def api_join(game_id: GameId, body: JoinSeat) -> dict[str, Any]:
         live = service.get(game_id)
         if not 0 <= body.seat < live.players:
             raise WebError("bad-seat", f"there is no seat {body.seat}")
@@ -217,7 +236,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return {"seat": body.seat, "token": token}
 
     @app.get("/api/games/{game_id}")
-    async def api_game(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    async def api_game(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
         return {"id": live.id, "variant": live.variant, "players": live.players, "seat": seat,
@@ -225,7 +244,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 "online": hub.online(game_id), "idle": service.idle_state(live)}
 
     @app.post("/api/games/{game_id}/rematch")
-    async def api_rematch(game_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    async def api_rematch(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         """A new game with the same seats once this one is over; every player's seat token works there too."""
         live = hub.catch_up(game_id)
         seat = service.seat_of(live, x_seat_token)
@@ -235,7 +254,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return {"id": new_id, "seat": seat, "table": f"/table/{new_id}"}
 
     @app.get("/api/games/{game_id}/record")
-    async def api_record(game_id: str, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
+    async def api_record(game_id: GameId, x_seat_token: str | None = Header(default=None)) -> PlainTextResponse:
         # the seat token comes in a header only: a URL is kept in histories, logs and Referer headers
         live = service.get(game_id)
         seat = service.seat_of(live, x_seat_token)
@@ -256,11 +275,16 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         return result
 
     @app.post("/api/replay")
-    async def api_replay(body: ReplayRequest) -> dict[str, Any]:
-        from canasta.web.replay import replay_frames
+    async def api_replay(body: ReplayRequest) -> Response:
+        from canasta.web.replay import replay_answer
 
-        frames: dict[str, Any] = await bounded(lambda: replay_frames(body.record, budget=WORK_BUDGET))
-        return frames
+        # the replay's budget is MAX_REPLAY_ACTIONS; its frames are encoded where it runs (7 MB for 9,200
+        # actions: FastAPI encoding them on the loop held it ~0.9 s)
+        if workers is not None:
+            status, encoded = await bounded(workers.run, replay_answer, body.record)
+        else:
+            status, encoded = await bounded(replay_answer, body.record)
+        return Response(encoded, status_code=status, media_type="application/json")
 
     # ------------------------------------------------------- history (issue 19)
     # A browser's games, known by the seat tokens it holds (in the body, never the URL): canasta/web/history.py
@@ -284,11 +308,14 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     async def ws_table(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
         who = _client_of(ws)
-        refused = limits.open_socket(who, len(hub.clients.get(game_id, ())))
+        refusal = None if is_game_id(game_id) else WebError("bad-game-id", GAME_ID_RULE, status=404)
+        refused = limits.open_socket(who) if refusal is None else None
         if refused is not None:
+            refusal = WebError("too-many-sockets", refused, status=429)
+        if refusal is not None:
             with contextlib.suppress(Exception):  # its hello first, so that the client reads the refusal
                 await asyncio.wait_for(ws.receive(), 1.0)
-            await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
+            await _send_close(ws, refusal.payload())
             return
         try:
             await _serve_socket(ws, game_id, who)
@@ -311,11 +338,23 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             return
         except WebSocketDisconnect:
             return
+        here = [c.seat is not None for c in hub.clients.get(game_id, ()) if not c.closed]
+        refused = limits.join_table(who, seat is not None, sum(here), len(here) - sum(here))
+        if refused is not None:
+            await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
+            return
+        try:
+            await _serve_table(ws, live, seat, hello.get("since"), who)
+        finally:
+            limits.leave_table(who, seat is not None)
+
+    async def _serve_table(ws: WebSocket, live: Any, seat: int | None, since: int | None, who: str) -> None:
+        """A socket admitted to its table: the welcome, then its messages until it closes."""
+        game_id = live.id
         client = Client(ws=ws, game_id=game_id, seat=seat)
         writer = asyncio.create_task(client.writer())
         hub.add(client)
         keeper.saw(game_id)
-        since = hello.get("since")
         client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
                      "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
                      "fairness": service.fairness(live)})
@@ -331,7 +370,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 now = time.monotonic()
                 tokens = min(burst, tokens + (now - last) * rate)
                 last = now
-                if tokens < 1 or not limits.allow_message(who):
+                if tokens < 1 or not limits.allow_message(who, _size_of(raw)):
                     client.send(WebError("flood", "too many messages: slow down").payload())
                     continue
                 tokens -= 1
@@ -347,6 +386,29 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 await asyncio.wait_for(writer, 2.0)
 
     return app
+
+
+class ReplayWorkers:
+    """A pool of worker processes for the replay viewer, started at the first replay: a long replay in a
+    thread of the server took the GIL from the event loop (two 6.5 s replays: the loop waited 0.4-0.6 s at
+    the 99th percentile); a process of its own does not."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def run(self, work: Any, *args: Any) -> Any:
+        if self.pool is None:  # spawn: a fresh interpreter, not a fork of a process with threads
+            self.pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool for the next request
+            self.pool = None
+            raise WebError("busy", "the replay worker stopped; try again", status=503) from None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _client_of(conn: Request | WebSocket) -> str:
@@ -399,9 +461,7 @@ def _strip(service: GameService, live: Any, seat: int | None) -> dict[str, Any]:
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await request.body()  # its size and depth were checked by BodyLimit
-    if json_depth(raw) > MAX_DEPTH:
-        raise WebError("too-deep", f"JSON nested deeper than {MAX_DEPTH} levels")
+    raw = await request.body()  # its size and depth were checked by BodyLimit (the body is parsed only here)
     try:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -415,15 +475,21 @@ async def _first_message(ws: WebSocket) -> dict[str, Any]:
         raise WebError("no-hello", "send {\"type\": \"hello\", \"token\": ..., \"since\": ...} first") from None
     if raw.get("type") == "websocket.disconnect":
         raise WebSocketDisconnect()
-    message = _decode(raw)
+    message = _validate(_parse(raw))
     if message.type != "hello":
         raise WebError("no-hello", "the first message must be {\"type\": \"hello\", \"token\": ..., \"since\": ...}")
     hello: dict[str, Any] = message.model_dump()
     return hello
 
 
-def _decode(raw: Any) -> Any:
-    """A client's WebSocket message, checked: size, nesting, then its model in :mod:`canasta.web.schemas`."""
+def _size_of(raw: Any) -> int:
+    """A WebSocket message's size for the per-client byte budget (a text message: its characters)."""
+    text, data = raw.get("text"), raw.get("bytes")
+    return len(text) if isinstance(text, str) else len(data) if isinstance(data, bytes) else 0
+
+
+def _parse(raw: Any) -> dict[str, Any]:
+    """A client's WebSocket message as JSON, checked once: size, shape (nesting, parts), an object."""
     text = raw.get("text")
     if text is None:
         data = raw.get("bytes")
@@ -437,14 +503,21 @@ def _decode(raw: Any) -> Any:
             raise WebError("bad-json", "messages are JSON text") from None
     if len(text) > MAX_MESSAGE:
         raise WebError("too-large", f"messages are at most {MAX_MESSAGE} characters")
-    if json_depth(text) > MAX_DEPTH:
-        raise WebError("too-deep", f"messages nest at most {MAX_DEPTH} levels")
+    try:
+        check_json_shape(text)
+    except JsonShapeError as exc:
+        raise WebError(exc.code, exc.message.replace("JSON", "messages", 1)) from None
     try:
         message = json.loads(text)
     except ValueError:
         raise WebError("bad-json", "messages are JSON objects") from None
     if not isinstance(message, dict):
         raise WebError("bad-json", "messages are JSON objects with a 'type'")
+    return message
+
+
+def _validate(message: dict[str, Any]) -> Any:
+    """A parsed message checked against its model in :mod:`canasta.web.schemas`."""
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         kind_text = repr(kind)[:40].encode("utf-8", "backslashreplace").decode()
@@ -468,8 +541,10 @@ async def _send_close(ws: WebSocket, payload: dict[str, Any]) -> None:
 
 async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> dict[str, Any] | None:
     """One client message; the reply to that client (others get updates through the hub)."""
+    parsed: dict[str, Any] | None = None
     try:
-        message = _decode(raw)
+        parsed = _parse(raw)  # the only scan and parse of the message: the error path reuses it for the id
+        message = _validate(parsed)
         kind = message.type
         live = service.get(client.game_id)
         if kind == "action":
@@ -510,10 +585,7 @@ async def _handle(service: GameService, hub: Hub, client: Client, raw: Any) -> d
         raise WebError("bad-request", "already connected")
     except WebError as exc:
         out = exc.payload()
-        if isinstance(raw, dict) and raw.get("text") and len(raw["text"]) <= MAX_MESSAGE \
-                and json_depth(raw["text"]) <= MAX_DEPTH:
-            with contextlib.suppress(Exception):
-                msg = json.loads(raw["text"])
-                if isinstance(msg, dict) and isinstance(msg.get("id"), int | str) and len(str(msg["id"])) < 64:
-                    out["id"] = msg["id"]
+        message_id = parsed.get("id") if parsed is not None else None
+        if isinstance(message_id, int | str) and len(str(message_id)) < 64:
+            out["id"] = message_id
         return out

@@ -93,9 +93,9 @@ class FairnessRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     #: the shuffle scheme of the engine (canasta.engine.chance)
     shuffle: Mapped[str] = mapped_column(String(16))
-    #: hex; revealed with the seed in the record of the finished game
+    #: 32 hex digits, or 'v2-' and 32 (a version 2 commitment); revealed with the seed in the finished game's record
     salt: Mapped[str] = mapped_column(String(64))
-    #: sha256 of 'salt:seed' (canasta.record.seed_commitment), published from the start
+    #: canasta.record.seed_commitment (hex), published from the start
     commitment: Mapped[str] = mapped_column(String(64))
     #: the creator chose the seed (a practice game)
     chosen: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -30,7 +30,7 @@ from canasta.engine.game import Game
 from canasta.errors import CanastaError
 from canasta.notation import parse_action
 from canasta.web.db import ActionRow, FairnessRow, GameRow, SeatRow
-from canasta.web.schemas import Strict, Token
+from canasta.web.schemas import GAME_ID_PATTERN, Strict, Token
 from canasta.web.service import COMPUTER, GameService, hash_secret, parse_seed
 
 #: most seats one request may name (the start page keeps the last 20 games; a table adds the ones joined)
@@ -42,7 +42,7 @@ MAX_REMEMBERED = 5000
 class SeatClaim(Strict):
     # a game id is URL-safe base64 (service.new_id): anything else (a NUL byte, which PostgreSQL refuses
     # in a query) names no game and is refused before it reaches the database
-    game: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+    game: Annotated[str, Field(min_length=1, max_length=32, pattern=GAME_ID_PATTERN)]
     token: Token
 
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from canasta.web.schemas import MAX_DEPTH, json_depth
+from canasta.web.schemas import MAX_DEPTH, JsonShapeError, check_json_shape
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -72,8 +72,10 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if json_depth(body, self.max_depth) > self.max_depth:
-            await self._refuse(send, 400, "too-deep", f"JSON nested deeper than {self.max_depth} levels")
+        try:  # bounded work per byte (C-speed passes), on the loop: see schemas.json_depth
+            check_json_shape(body, self.max_depth)
+        except JsonShapeError as exc:
+            await self._refuse(send, 400, exc.code, exc.message)
             return
         replayed = False
 
@@ -101,8 +103,9 @@ class Bucket:
     last: float
 
 
-def _take(buckets: dict[str, Bucket], client: str, per_second: float, burst: float, now: float | None) -> bool:
-    """Take one token from ``client``'s bucket (refilled at ``per_second``, holding at most ``burst``)."""
+def _take(buckets: dict[str, Bucket], client: str, per_second: float, burst: float, now: float | None,
+          cost: float = 1.0) -> bool:
+    """Take ``cost`` tokens from ``client``'s bucket (refilled at ``per_second``, holding at most ``burst``)."""
     now = time.monotonic() if now is None else now
     bucket = buckets.get(client)
     if bucket is None:
@@ -112,9 +115,9 @@ def _take(buckets: dict[str, Bucket], client: str, per_second: float, burst: flo
         bucket = buckets[client] = Bucket(burst, now)
     bucket.tokens = min(burst, bucket.tokens + (now - bucket.last) * per_second)
     bucket.last = now
-    if bucket.tokens < 1:
+    if bucket.tokens < cost:
         return False
-    bucket.tokens -= 1
+    bucket.tokens -= cost
     return True
 
 
@@ -122,15 +125,24 @@ def _take(buckets: dict[str, Bucket], client: str, per_second: float, burst: flo
 class Limits:
     """Per-client budgets (None: no bound). ``games`` is (games per minute refilled, burst); ``messages``
     (WebSocket messages per second, burst) over all the client's sockets, on top of each socket's own
-    rate; ``sockets_per_client`` and ``sockets_per_game`` bound open WebSockets."""
+    rate, and ``message_bytes`` the same in bytes (a message's work grows with its size: 4 KB messages at
+    the message rate alone came to 800 KB/s). Open WebSockets: ``sockets_per_client`` per address, all
+    kinds; ``sockets_per_game`` the seated players' per table; spectators have caps of their own, per table
+    and per address, so that watchers (anyone with the table's id) never keep a seated player out."""
 
     games: tuple[float, float] | None = (20.0, 20.0)
     messages: tuple[float, float] | None = (200.0, 400.0)
+    #: a player's messages are ~100 bytes: 16 KB/s is 160 of them a second, a burst of 64 KB sixteen full-size ones
+    message_bytes: tuple[float, float] | None = (16_384.0, 65_536.0)
     sockets_per_client: int | None = 32
     sockets_per_game: int | None = 24
+    spectators_per_game: int | None = 16
+    spectators_per_client: int | None = 8
     game_buckets: dict[str, Bucket] = field(default_factory=dict)
     message_buckets: dict[str, Bucket] = field(default_factory=dict)
+    byte_buckets: dict[str, Bucket] = field(default_factory=dict)
     sockets: dict[str, int] = field(default_factory=dict)
+    spectators: dict[str, int] = field(default_factory=dict)
 
     def allow_game(self, client: str, now: float | None = None) -> bool:
         """Take one game from the client's budget; False when it is spent."""
@@ -139,17 +151,20 @@ class Limits:
         per_minute, burst = self.games
         return _take(self.game_buckets, client, per_minute / 60.0, burst, now)
 
-    def allow_message(self, client: str, now: float | None = None) -> bool:
-        """Take one WebSocket message from the client's budget (all its sockets); False when it is spent."""
+    def allow_message(self, client: str, size: int = 0, now: float | None = None) -> bool:
+        """Take one WebSocket message of ``size`` bytes from the client's budgets (all its sockets), in
+        messages and in bytes; False when either is spent."""
+        if self.message_bytes is not None:
+            per_second, burst = self.message_bytes
+            if not _take(self.byte_buckets, client, per_second, burst, now, cost=min(float(size), burst)):
+                return False
         if self.messages is None:
             return True
         per_second, burst = self.messages
         return _take(self.message_buckets, client, per_second, burst, now)
 
-    def open_socket(self, client: str, on_game: int) -> str | None:
-        """Count a new socket of ``client`` on a table that has ``on_game`` already; the refusal's reason, or None."""
-        if self.sockets_per_game is not None and on_game >= self.sockets_per_game:
-            return f"this table has {self.sockets_per_game} connections already"
+    def open_socket(self, client: str) -> str | None:
+        """Count a new socket of ``client`` (any kind, before its hello); the refusal's reason, or None."""
         held = self.sockets.get(client, 0)
         if self.sockets_per_client is not None and held >= self.sockets_per_client:
             return f"at most {self.sockets_per_client} open connections per client"
@@ -157,8 +172,32 @@ class Limits:
         return None
 
     def close_socket(self, client: str) -> None:
-        held = self.sockets.get(client, 0) - 1
-        if held > 0:
-            self.sockets[client] = held
-        else:
-            self.sockets.pop(client, None)
+        _release(self.sockets, client)
+
+    def join_table(self, client: str, seated: bool, seated_here: int, spectators_here: int) -> str | None:
+        """Admit a socket to a table once its seat is known (``seated_here``/``spectators_here``: the table's
+        sockets of each kind already); the refusal's reason, or None. A spectator admitted is counted
+        against its address until :meth:`leave_table`."""
+        if seated:
+            if self.sockets_per_game is not None and seated_here >= self.sockets_per_game:
+                return f"this table has {self.sockets_per_game} player connections already"
+            return None
+        if self.spectators_per_game is not None and spectators_here >= self.spectators_per_game:
+            return f"this table has {self.spectators_per_game} spectators already (its players can still connect)"
+        watching = self.spectators.get(client, 0)
+        if self.spectators_per_client is not None and watching >= self.spectators_per_client:
+            return f"at most {self.spectators_per_client} spectator connections per client"
+        self.spectators[client] = watching + 1
+        return None
+
+    def leave_table(self, client: str, seated: bool) -> None:
+        if not seated:
+            _release(self.spectators, client)
+
+
+def _release(counts: dict[str, int], client: str) -> None:
+    held = counts.get(client, 0) - 1
+    if held > 0:
+        counts[client] = held
+    else:
+        counts.pop(client, None)

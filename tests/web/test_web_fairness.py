@@ -20,7 +20,17 @@ from web_helpers import Server
 from canasta.cli import app as cli_app
 from canasta.engine import chance
 from canasta.engine.game import Game
-from canasta.record import PRACTICE, RecordError, replay_record, seed_commitment, verify_record
+from canasta.record import (
+    COMMITTED_TAGS,
+    PRACTICE,
+    Fairness,
+    RecordError,
+    export_record,
+    parse_record,
+    replay_record,
+    seed_commitment,
+    verify_record,
+)
 from canasta.web.service import GameService
 
 COMPUTERS = [{"kind": "computer"}, {"kind": "computer"}]
@@ -99,7 +109,9 @@ def test_finished_record_reveals_a_seed_that_matches_the_commitment(service: Gam
     assert out.startswith("verified:") and shown["commitment"] in out
     tags = dict(line[1:-1].split(" ", 1) for line in record.splitlines() if line.startswith("["))
     assert tags["Commitment"] == f'"{shown["commitment"]}"'
-    assert seed_commitment(tags["Seed"].strip('"'), tags["Salt"].strip('"')) == shown["commitment"]
+    parsed = parse_record(record).tags
+    setup = {name: parsed[name] for name in COMMITTED_TAGS}
+    assert seed_commitment(parsed["Seed"], parsed["Salt"], setup) == shown["commitment"]
     # the command line: exit 0 on the real record
     path = tmp_path / "game.txt"
     path.write_text(record)
@@ -117,8 +129,9 @@ def test_verify_refuses_a_seed_other_than_the_committed_one(service: GameService
     with pytest.raises(RecordError, match="commitment does not match"):
         verify_record(forged)
     # a record whose commitment was replaced to fit another seed: it matches, but the deals do not replay
-    salt = next(line for line in record.splitlines() if line.startswith("[Salt ")).split('"')[1]
-    forged = forged.replace(shown["commitment"], seed_commitment(other_seed, salt))
+    tags = parse_record(record).tags
+    refit = seed_commitment(other_seed, tags["Salt"], {name: tags[name] for name in COMMITTED_TAGS})
+    forged = forged.replace(shown["commitment"], refit)
     with pytest.raises(RecordError):
         verify_record(forged)
     path = tmp_path / "forged.txt"
@@ -180,3 +193,62 @@ def test_every_seat_and_spectator_is_told_the_seed_was_chosen(tmp_path: Path,
         assert welcome["fairness"]["practice"] is True and welcome["fairness"]["notice"] == PRACTICE
         assert welcome["fairness"]["commitment"] == over_rest["fairness"]["commitment"]
         ws.close()
+
+
+# ------------------------------------------------------------ issue 51 item 4: --verify proves what it says
+def played(seed: int | str) -> Game:
+    game = Game("classic", 2, seed, SHORT)
+    from canasta.players import get_player
+
+    bots = [get_player("basic", seed=s) for s in range(2)]
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observation(game.actor), game.legal_actions()))
+    return game
+
+
+def test_a_salt_with_a_colon_cannot_move_the_seed() -> None:
+    """With ``salt:seed``, the commitment to seed ``x:42`` with salt S is the one to seed ``42`` with salt ``S:x``:
+    such a record passed --verify. The salt's format is checked now (32 hex digits, or v2- and 32)."""
+    salt = "0123456789abcdef0123456789abcdef"
+    published = hashlib.sha256(f"{salt}:x:42".encode()).hexdigest()  # what the table showed: seed "x:42"
+    record = export_record(played(42), fairness=Fairness(salt=f"{salt}:x", commitment=published))
+    with pytest.raises(RecordError, match="salt is not valid"):
+        verify_record(record, published)
+    with pytest.raises(ValueError, match="32 hex digits"):
+        seed_commitment("42", f"{salt}:x")
+
+
+def test_records_of_the_first_commitments_still_verify() -> None:
+    salt = "0123456789abcdef0123456789abcdef"
+    commitment = hashlib.sha256(f"{salt}:7".encode()).hexdigest()
+    out = verify_record(export_record(played(7), fairness=Fairness(salt=salt, commitment=commitment)), commitment)
+    assert out.startswith(f"verified: {commitment} is the commitment you were shown") and "the seed only" in out
+
+
+def test_verify_checks_the_commitment_the_player_was_shown(service: GameService, tmp_path: Path) -> None:
+    """--verify accepted any self-consistent record: a forger writes the commitment to fit. ``--commitment``
+    takes the one the table showed at the start; without it, the output says what it did not check."""
+    record, shown = finished_record(service)
+    other, _ = finished_record(service)  # another real game: consistent, but not the one this player saw
+    assert "is the record's own Commitment tag" in verify_record(other)
+    with pytest.raises(RecordError, match="not the game you were shown"):
+        verify_record(other, shown["commitment"])
+    out = verify_record(record, shown["commitment"].upper())
+    assert "is the commitment you were shown" in out and "not covered: Names, Date" in out
+    assert "committed: the seed, Variant, RulesVersion, Rules, Players, Shuffle" in out
+    with pytest.raises(RecordError, match="64 hex digits"):
+        verify_record(record, "xyz")
+    for text, commitment, code in ((record, shown["commitment"], 0), (other, shown["commitment"], 2)):
+        path = tmp_path / "game.txt"
+        path.write_text(text)
+        result = CliRunner().invoke(cli_app, ["replay", "--verify", "--commitment", commitment, str(path)])
+        assert result.exit_code == code, result.output
+    assert shown["commitment"] in shown["verify"]  # the table says how, with this game's commitment
+
+
+def test_the_commitment_binds_the_tables_setup() -> None:
+    setup = {"Variant": "classic", "RulesVersion": "1", "Rules": "{}", "Players": "2", "Shuffle": "hmac-sha256"}
+    salt = "v2-" + "0" * 32
+    assert seed_commitment("42", salt, setup) != seed_commitment("42", salt, {**setup, "Players": "4"})
+    with pytest.raises(ValueError, match="binds the tags"):
+        seed_commitment("42", salt)

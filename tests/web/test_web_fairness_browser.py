@@ -58,3 +58,25 @@ def test_practice_banner_for_the_invited_friend_and_spectators(browser: Any, tmp
         assert text == PRACTICE
     text, title = banner(browser, f"{server.base}/table/{drawn['id']}")
     assert text == "fair deal: seed committed" and commitment in title
+
+
+def test_the_player_can_copy_the_commitment_at_the_start_and_finds_it_at_the_end(
+        browser: Any, tmp_path: Path, make_server: Callable[..., Server]) -> None:
+    """Issue 51: `canasta replay --verify --commitment HEX` needs the commitment the table showed before the
+    first card; the table offers it to copy then, and the game's end panel shows it again."""
+    server = make_server(f"sqlite:///{tmp_path / 'web.db'}")
+    with server.http() as http:
+        bots = [{"kind": "computer", "level": "basic"}] * 2  # a short game watched to its end
+        game = http.post("/api/games", json={"players": 2, "seats": bots, "rules": {"target_score": 50}}).json()
+        commitment = http.get(f"/api/games/{game['id']}").json()["fairness"]["commitment"]
+    page = browser.new_page()
+    try:
+        page.goto(f"{server.base}/table/{game['id']}")
+        page.wait_for_selector("#fairness-copy", state="visible", timeout=WAIT)
+        assert page.get_attribute("#fairness-copy", "title") == commitment
+        assert page.inner_text("#fairness-copy") == "Copy commitment"
+        page.wait_for_selector("#fairness-end code", timeout=60_000)
+        end = page.inner_text("#fairness-end")
+        assert commitment in end and f"--commitment {commitment}" in end
+    finally:
+        page.close()

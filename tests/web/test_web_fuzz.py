@@ -82,3 +82,47 @@ def test_no_websocket_message_closes_the_socket(tmp_path: Path, make_server: Any
     ws.send({"type": "ping"})
     assert ws.until(lambda m: m.get("type") == "pong")["type"] == "pong"
     ws.close()
+
+
+#: every route and socket that takes a game id in its path (issue 51: schemathesis never sent a NUL there)
+ID_ROUTES = [("GET", "/api/games/{}"), ("GET", "/api/games/{}/record"), ("POST", "/api/games/{}/join"),
+             ("POST", "/api/games/{}/rematch"), ("GET", "/table/{}")]
+#: (no "", ".", ".." or "/": those lead to other routes, as the server decodes %2F and URLs are normalised)
+GAME_IDS = st.one_of(st.text(min_size=1, max_size=40).filter(lambda s: "/" not in s and s not in (".", "..")),
+                     st.sampled_from(["\x00", "a\x00b", "%00", "é", "a" * 33, " ", "\ud800", "abc"]))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fuzz_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    url = f"sqlite:///{tmp_path / 'ids.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    app = create_app(url, limits=Limits(games=None, sockets_per_client=None, sockets_per_game=None))
+    with TestClient(app) as client:
+        yield client
+
+
+def test_no_game_id_in_a_path_answers_a_server_error(fuzz_client: Any) -> None:
+    """Path parameters fuzzed on both databases: a NUL in a game id gave 500 on PostgreSQL (psycopg.DataError)
+    and closed a WebSocket without a word. Every id that is not a game's is a 404 with a code, or a socket
+    closed after an error message. Bounded: 60 ids, each on every route and the socket."""
+    from urllib.parse import quote
+
+    from canasta.web.schemas import is_game_id
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(GAME_IDS)
+    def one(game_id: str) -> None:
+        path_id = quote(game_id.encode("utf-8", "surrogatepass"), safe="")
+        for method, route in ID_ROUTES:
+            r = fuzz_client.request(method, route.format(path_id), json={"seat": 0, "invite": "x"})
+            assert r.status_code < 500, (method, route, game_id, r.text)
+            if not is_game_id(game_id):
+                assert r.status_code == 404 and r.json()["code"] == "bad-game-id", (method, route, game_id, r.text)
+            elif r.status_code >= 400:  # a well-formed id of no game (the table page is served for any)
+                assert r.json()["code"] in ("no-game", "bad-request"), r.text
+        with fuzz_client.websocket_connect(f"/ws/{path_id}") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["code"] == ("no-game" if is_game_id(game_id) else "bad-game-id")
+
+    one()

@@ -98,7 +98,8 @@ def test_replay_does_not_block_the_event_loop(tmp_path: Any, make_server: Callab
         return real(text, **kw)
 
     monkeypatch.setattr(replay_module, "replay_frames", held)
-    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    # (in threads: a replay held in this process; the server's default, worker processes, is tested apart)
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", replay_processes=False)
     record = finished_record()
     answer: dict[str, Any] = {}
 
@@ -139,13 +140,17 @@ def test_replay_is_linear_in_the_records_length(monkeypatch: pytest.MonkeyPatch)
     assert max(copied) == 0, f"a copy carried a history of {max(copied)} actions"
 
 
-def test_replay_stops_at_its_time_budget() -> None:
+def test_replay_budget_is_in_actions_and_refused_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     from canasta.web.replay import replay_frames
     from canasta.web.service import WebError
 
+    steps: list[int] = []
+    real_push = Game.push
+    monkeypatch.setattr(Game, "push", lambda self, a: (steps.append(1), real_push(self, a))[1])
     with pytest.raises(WebError) as refused:
-        replay_frames(finished_record(), budget=0.0)
+        replay_frames(finished_record(), max_actions=10)
     assert refused.value.code == "too-long" and refused.value.status == 413
+    assert "actions" in refused.value.message and steps == []
 
 
 def test_computer_players_think_off_the_event_loop(tmp_path: Any, make_server: Callable[..., Server]) -> None:
@@ -324,10 +329,11 @@ def test_games_created_per_client_are_limited(tmp_path: Any, make_server: Callab
 
 
 def test_sockets_per_table_and_per_client_are_limited(tmp_path: Any, make_server: Callable[..., Server]) -> None:
-    """300 sockets were opened on one game in 1.1 s."""
+    """300 sockets were opened on one game in 1.1 s. (These are spectators: their cap per table.)"""
     from canasta.web.limits import Limits
 
-    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}", limits=Limits(sockets_per_game=3, sockets_per_client=5))
+    server = make_server(f"sqlite:///{tmp_path / 'db.sqlite'}",
+                         limits=Limits(spectators_per_game=3, spectators_per_client=None, sockets_per_client=5))
     first, second = create(server, [ME, ME]), create(server, [ME, ME])
     table = [server.ws(first["id"]) for _ in range(3)]
     for ws in table:

@@ -167,6 +167,7 @@ function showFairness(fairness) {
   note.className = fairness.practice ? "fairness practice" : "fairness";
   note.textContent = fairness.practice ? fairness.notice : "fair deal: seed committed";
   note.title = `Commitment (SHA-256 of salt:seed): ${fairness.commitment}. ${fairness.verify}`;
+  offerCommitment(note, fairness);  // issue 51 (block at the end of this file)
 }
 
 // ------------------------------------------------------------------ helpers
@@ -1301,7 +1302,7 @@ function renderFlow() {
     const won = document.createElement("p");
     won.className = "game-won";
     won.textContent = o.winner === null ? "The game is over." : `Game over: ${sideName(o.winner)} won.`;
-    body.append(won, rematchBox());
+    body.append(won, commitmentAtEnd(), rematchBox());  // commitmentAtEnd: issue 51 (end of this file)
   }
 }
 
@@ -1378,3 +1379,39 @@ window.canastaTable = { state: () => state, seatName, sideOf, send, showMessage 
 
 wire();
 joinByInvite().finally(connect);
+
+// ------------------------------------------------------------------ issue 51: the commitment, copied and shown
+// The player copies the commitment at the start (before any card) and finds it again at the end, to give
+// `canasta replay --verify --commitment HEX RECORD`: a record alone only proves that it is self-consistent.
+let committed = null;
+
+function offerCommitment(note, fairness) {
+  committed = fairness && fairness.commitment ? fairness.commitment : null;
+  let copy = $("fairness-copy");
+  if (!committed) { if (copy) copy.hidden = true; return; }
+  if (!copy) {
+    copy = document.createElement("button");
+    copy.type = "button";
+    copy.id = "fairness-copy";
+    copy.textContent = "Copy commitment";
+    copy.addEventListener("click", () => {
+      const done = () => { copy.textContent = "Commitment copied"; };
+      if (navigator.clipboard) navigator.clipboard.writeText(committed).then(done, () => window.prompt("Commitment", committed));
+      else window.prompt("Commitment", committed);
+    });
+    note.after(copy);
+  }
+  copy.hidden = false;
+  copy.title = committed;
+}
+
+function commitmentAtEnd() {
+  const line = document.createElement("p");
+  line.id = "fairness-end";
+  if (!committed) return line;
+  line.append("This game's commitment, shown before the first card: ");
+  const code = document.createElement("code");
+  code.textContent = committed;
+  line.append(code, `. Check the record: canasta replay --verify --commitment ${committed} RECORD`);
+  return line;
+}
