@@ -76,6 +76,7 @@ def test_ismcts_bot_plays() -> None:
     state.apply_action(5)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(1))
+    bot.set_resampler(osg.seeded_resampler(bot._random_state))  # reproducible (issue 55)
     rng = np.random.RandomState(2)
     searched = 0
     while searched < 2 and not state.is_terminal():

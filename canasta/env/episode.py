@@ -10,6 +10,7 @@ actions truncate it: the side to act forfeits (:func:`canasta.env.rewards.forfei
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
@@ -100,6 +101,10 @@ class Episode:
         new.game = self.game.copy()
         new.returns = list(self.returns)
         return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
+        # OpenSpiel's State.clone() deep-copies a Python state's attributes: the engine's copy is that deep copy
+        return self.copy()
 
 
 def render_by_mode(render_mode: str | None, text: Callable[[], str]) -> str | None:

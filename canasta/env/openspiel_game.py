@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import random
 from typing import Any
 
@@ -109,6 +110,9 @@ class _Config:
         self.max_hands = self.hands or MAX_GAME_HANDS
         self.max_steps = MAX_STEPS_PER_HAND * self.max_hands
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
+        return self  # never changed once built: states and their clones share it
+
 
 class CanastaGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game; see the module docstring."""
@@ -134,9 +138,10 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         self.hands = config.hands
         self.num_deals = config.num_deals
         self.rules = config.rules
+        self.config = config
 
     def new_initial_state(self) -> CanastaState:
-        return CanastaState(self)
+        return CanastaState(self, self.config)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
         return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant,
@@ -151,9 +156,11 @@ def _deal_outcomes(num_deals: int) -> tuple[tuple[int, float], ...]:
 class CanastaState(pyspiel.State):  # type: ignore[misc]
     """One position: the chance node before the deal, then an engine Game in an Episode."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, config: _Config | None = None) -> None:
         super().__init__(game)
-        self._g = _Config(game.get_parameters())
+        # OpenSpiel's clone() builds a new initial state, then deep-copies each attribute (the config is
+        # shared, the episode copied by the engine's Game.copy): the game's parsed config saves parsing again
+        self._g = config if config is not None else _Config(game.get_parameters())
         self.episode: Episode | None = None
 
     @property
@@ -208,45 +215,23 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return list(self.episode.returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
-        """A state the player cannot tell from this one: unseen cards dealt again at random."""
+        """A state the player cannot tell from this one: unseen cards dealt again at random.
+
+        ``probability_sampler()`` (a float in [0, 1)) is called once and seeds the deal: a seeded sampler
+        (:func:`seeded_resampler`) makes a search reproducible."""
         clone: CanastaState = self.clone()
         if clone.episode is None or clone._terminal():
             return clone
         g = clone.episode.game
         rng = random.Random(int(float(probability_sampler()) * 2**31))
-        pool: list[int] = list(g.stock)
-        keep: list[list[int]] = []
-        for s in range(g.num_players):
-            if s == player_id:
-                keep.append([])
-                continue
-            hand = g.hands[s]
-            kept = [0] * NUM_CODES
-            for c in g.known[s]:  # cards everyone saw go into that hand (the engine's known_hands)
-                kept[c] += 1
-            keep.append(kept)
-            for c in range(NUM_CODES):
-                pool.extend([c] * (hand[c] - kept[c]))
-        if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
-            for p in [*g.extra_piles, *g.face_down]:
-                pool.extend(p)
-        if isinstance(g, FootGame):  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
-            for f in [*g.feet, *g.knees]:
-                pool.extend(f)
-            # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
-            for top in g.foot_shown:
-                if top is not None:
-                    pool.remove(top)
-            for piles in g.passing:
-                for p in piles:
-                    pool.extend(p[:-1])
-        rng.shuffle(pool)
+        keep, pool = _unseen_cards(g, player_id)
+        _shuffle(pool, rng)
         # the hands first, from the cards a hand may hold (never a red three the rules lay out at once):
         # then every valid deal of the unseen cards is equally likely
+        banned = frozenset(never_held(g))
         for s in range(g.num_players):
             if s != player_id:
-                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool)
-        rng.shuffle(pool)  # the cards a hand skipped are back at the end: shuffled in with the rest
+                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool, banned, rng)
         if isinstance(g, FootGame):
             g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
                       for f, top in zip(g.feet, g.foot_shown, strict=True)]
@@ -259,7 +244,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         g.stock = pool
         # the logs must not keep the true hidden cards either
-        g.history = [(s, a, got if s == player_id else ()) for s, a, got in g.history]
+        g.history = [h if h[0] == player_id or not h[2] else (h[0], h[1], ()) for h in g.history]
         g.deals = [{**d, "hands": [h if s == player_id else [] for s, h in enumerate(d["hands"])],
                     "replacements": [r if s == player_id else [] for s, r in enumerate(d["replacements"])]}
                    for d in g.deals]
@@ -279,11 +264,56 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(g.to_dict(), sort_keys=True)
 
 
-def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) -> list[int]:
+def _unseen_cards(g: Game, player: int) -> tuple[list[list[int]], list[int]]:
+    """(per seat, the counts of the cards everyone saw go into its hand; every card ``player`` cannot see)."""
+    keep: list[list[int]] = []
+    unseen = [0] * NUM_CODES  # per code, the count in the other hands not publicly known
+    for s in range(g.num_players):
+        kept = [0] * NUM_CODES
+        keep.append(kept)
+        if s == player:
+            continue
+        for c in g.known[s]:  # cards everyone saw go into that hand (the engine's known_hands)
+            kept[c] += 1
+        unseen = list(map(operator.add, unseen, g.hands[s]))
+        if g.known[s]:
+            unseen = list(map(operator.sub, unseen, kept))
+    pool = list(g.stock)
+    pool.extend([c for c, n in enumerate(unseen) if n for _ in range(n)])
+    if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+        for p in [*g.extra_piles, *g.face_down]:
+            pool.extend(p)
+    if isinstance(g, FootGame):  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
+        for f in [*g.feet, *g.knees]:
+            pool.extend(f)
+        # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
+        for top in g.foot_shown:
+            if top is not None:
+                pool.remove(top)
+        for piles in g.passing:
+            for p in piles:
+                pool.extend(p[:-1])
+    return keep, pool
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle in place: sorted by independent uniform keys, every order equally likely (a third of the
+    time of ``rng.shuffle``, which draws bounded integers one by one)."""
+    uniform = rng.random
+    cards.sort(key=lambda _card: uniform())
+
+
+def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int], banned: frozenset[int],
+               rng: random.Random) -> list[int]:
     """``seat``'s hand: the ``kept`` counts plus ``n`` cards taken from the end of the shuffled ``pool``,
-    skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
+    skipping the cards the rules never leave in a hand (``banned``: canasta.validation.never_held), which
+    go back into the pool at uniformly random places (so the pool stays a uniformly shuffled one)."""
     counts = list(kept)
-    banned = set(never_held(game))
+    if not isinstance(game, AmericanGame) and len(pool) >= n and banned.isdisjoint(pool[len(pool) - n:]):
+        for c in pool[len(pool) - n:]:  # the usual case: no card to skip
+            counts[c] += 1
+        del pool[len(pool) - n:]
+        return counts
     american = isinstance(game, AmericanGame)  # Modern American: a count of threes per seat instead
     threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if isinstance(game, AmericanGame) else n
     skipped: list[int] = []
@@ -298,8 +328,23 @@ def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) 
             threes_left -= 1
         counts[c] += 1
         n -= 1
-    pool.extend(skipped)  # the caller shuffles the pool again
+    for c in skipped:  # inserting at a uniform place keeps a uniformly random order uniformly random
+        pool.insert(int(rng.random() * (len(pool) + 1)), c)
     return counts
+
+
+def seeded_resampler(random_state: Any) -> Any:
+    """A resampler for OpenSpiel's Python ``ISMCTSBot.set_resampler`` drawing from ``random_state`` (the
+    bot's ``numpy.random.RandomState``): the bot's own ``resample_from_infostate`` passes a system-seeded
+    ``pyspiel.UniformProbabilitySampler``, so two searches with one ``random_state`` differ without it.
+
+    >>> bot = ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(7))
+    >>> bot.set_resampler(seeded_resampler(bot._random_state))
+    """
+    def resample(state: Any, player: int) -> Any:
+        return state.resample_from_infostate(player, random_state.uniform)
+
+    return resample
 
 
 def information_state_text(game: Game, player: int) -> str:
