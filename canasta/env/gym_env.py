@@ -36,7 +36,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
+from canasta.encoding import action_mask, describe_index, encode_position, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
 from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
@@ -105,7 +105,7 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         mine = not self.episode.done and g.actor == self.seat
         self._legal = legal_indices(g.legal_actions(), self.variant) if mine else {}
         mask = action_mask(self._legal, self.variant)
-        vector = encode_observation(g.observation(self.seat))
+        vector = encode_position(g, self.seat)
         np.clip(vector, self._low, self._high, out=vector)
         self._mask = mask.astype(bool)
         return {"observation": vector, "action_mask": mask}

@@ -57,7 +57,7 @@ import numpy as np
 import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
-from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
+from canasta.encoding import decode, encode_position, legal_indices, num_actions, obs_size
 from canasta.engine.american import AmericanGame
 from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
@@ -380,7 +380,7 @@ class CanastaObserver:
             raise ValueError(f"observation parameters not supported; passed {params}")
         #: perfect recall: the information state, which has a string (string_from) but no tensor
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(obs_size(variant, players), np.float64)
+        self.tensor = np.zeros(obs_size(variant, players), np.float32)  # what OpenSpiel stores (C++ float)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:
@@ -390,7 +390,7 @@ class CanastaObserver:
         if state.game is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode_observation(state.game.observation(player), np.float64)
+        self.tensor[:] = encode_position(state.game, player)
 
     def string_from(self, state: CanastaState, player: int) -> str:
         if state.game is None:
