@@ -776,29 +776,45 @@ def encode_position(game: Any, seat: int, dtype: type = np.float32) -> npt.NDArr
     return vector
 
 
-def _encode_seats_and_sides(game: Any, seat: int, out: dict[int, float], blocks: dict[str, int]) -> None:
-    """The blocks of :data:`OBS_LAYOUT` after the cards, from the engine's state (see :func:`encode_position`)."""
-    players, sides = game.num_players, game.num_sides
-    side: int = game._sides[seat]
-    hs = blocks["hand_sizes"]
-    for s, n in enumerate(game.hand_sizes):
-        out[hs + (s - seat) % players] = n / 20
-    if not game.is_over:
-        out[blocks["actor"] + (game.actor - seat) % players] = 1
-    if game.phase != "pass":  # Hand and Foot's hand-passing deal has its flag in the pass blocks
-        out[blocks["phase"] + PHASES.index(game.phase)] = 1
-    naturals, wilds_at = blocks["meld_naturals"], blocks["meld_wilds"]
+@functools.lru_cache(maxsize=1024)
+def _seat_slots(variant: str, players: int, seat: int, side: int, sides: int
+                ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]]:
+    """Where ``seat``'s vector puts each seat's hand size and the actor flag (seats relative to its own), and
+    per side (relative to its own) the offsets of meld naturals, meld wilds, red threes, opened, minimum, scores."""
+    blocks, _ = _block_offsets(variant, players)
+    rel_seats = [(s - seat) % players for s in range(players)]
+    per_side = []
     for s in range(sides):
         rel = (s - side) % sides
+        per_side.append((blocks["meld_naturals"] + rel * 16, blocks["meld_wilds"] + rel * 16,
+                         blocks["red_threes"] + rel, blocks["opened"] + rel, blocks["minimum"] + rel,
+                         blocks["scores"] + rel))
+    return (tuple(blocks["hand_sizes"] + r for r in rel_seats), tuple(blocks["actor"] + r for r in rel_seats),
+            tuple(per_side))
+
+
+def _encode_seats_and_sides(game: Any, seat: int, out: dict[int, float], blocks: dict[str, int]) -> None:
+    """The blocks of :data:`OBS_LAYOUT` after the cards, from the engine's state (see :func:`encode_position`)."""
+    hand_sizes, actor, per_side = _seat_slots(game.variant_name, game.num_players, seat, game._sides[seat],
+                                              game.num_sides)
+    for i, n in zip(hand_sizes, game.hand_sizes, strict=True):
+        out[i] = n / 20
+    if not game.is_over:
+        out[actor[game.actor]] = 1
+    phase = game.phase
+    if phase != "pass":  # Hand and Foot's hand-passing deal has its flag in the pass blocks
+        out[blocks["phase"] + PHASES.index(phase)] = 1
+    scores, opened, red_threes = game.scores, game.opened, game.red_threes
+    for s, (naturals, wilds_at, threes_at, opened_at, minimum_at, scores_at) in enumerate(per_side):
         for m in game.melds[s].values():
             # the engine counts the cards of a meld of wild cards as its naturals
             wilds = len(m.cards) if m.rank == WILD_RANK else m.wilds
-            out[naturals + rel * 16 + m.rank] = (len(m.cards) - wilds) / 7
-            out[wilds_at + rel * 16 + m.rank] = wilds / 7
-        out[blocks["red_threes"] + rel] = len(game.red_threes[s]) / 4
-        out[blocks["opened"] + rel] = float(game.opened[s])
-        out[blocks["minimum"] + rel] = game.minimum(s) / 100
-        out[blocks["scores"] + rel] = game.scores[s] / 5000
+            out[naturals + m.rank] = (len(m.cards) - wilds) / 7
+            out[wilds_at + m.rank] = wilds / 7
+        out[threes_at] = len(red_threes[s]) / 4
+        out[opened_at] = float(opened[s])
+        out[minimum_at] = game.minimum(s) / 100
+        out[scores_at] = scores[s] / 5000
     m = blocks["misc"]
     out[m] = len(game.stock) / 100
     out[m + 1] = len(game.pile) / 100

@@ -45,6 +45,9 @@ class Episode:
         self.terminated = game.is_over
         self.truncated = False
         self.returns = [0.0] * game.num_players
+        #: index -> legal action of the position, for the environment that encodes them (canasta.encoding's
+        #: legal_indices): emptied by every push and in every copy
+        self.legal: dict[int, Action] | None = None
         self._arm()
 
     @property
@@ -66,6 +69,7 @@ class Episode:
             raise RuntimeError("the episode is over")
         g = self.game
         before = len(g.hand_results)
+        self.legal = None
         g.push(action)
         return self._after(before, count_step=True)
 
@@ -100,6 +104,7 @@ class Episode:
         new.__dict__.update(self.__dict__)
         new.game = self.game.copy()
         new.returns = list(self.returns)
+        new.legal = None
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:

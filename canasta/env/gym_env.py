@@ -106,7 +106,8 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         self._legal = legal_indices(g.legal_actions(), self.variant) if mine else {}
         mask = action_mask(self._legal, self.variant)
         vector = encode_position(g, self.seat)
-        np.clip(vector, self._low, self._high, out=vector)
+        np.minimum(vector, self._high, out=vector)  # clipped to the bounds: the ufuncs skip np.clip's wrapper
+        np.maximum(vector, self._low, out=vector)
         self._mask = mask.astype(bool)
         return {"observation": vector, "action_mask": mask}
 

@@ -57,7 +57,8 @@ import numpy as np
 import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
-from canasta.encoding import decode, encode_position, legal_indices, num_actions, obs_size
+from canasta.encoding import decode, describe_index, encode_position, legal_indices, num_actions, obs_size
+from canasta.engine.actions import Action
 from canasta.engine.american import AmericanGame
 from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
@@ -182,9 +183,17 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._terminal()
 
+    def _legal_indices(self) -> dict[int, Action]:
+        """Index -> legal action of the position, computed once (OpenSpiel asks for the legal actions, then
+        applies one: each asked the engine again)."""
+        episode = self.episode
+        assert episode is not None
+        if episode.legal is None:
+            episode.legal = legal_indices(episode.game.legal_actions(), self._g.variant)
+        return episode.legal
+
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.episode is not None
-        return sorted(legal_indices(self.episode.game.legal_actions(), self._g.variant))
+        return sorted(self._legal_indices())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(_deal_outcomes(self._g.num_deals))
@@ -195,8 +204,10 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             game = Game(c.variant, c.players, int(action), c.rules)
             self.episode = Episode(game, c.hands, c.max_steps, c.reward, c.reward_scale, max_hands=c.max_hands)
             return
-        g = self.episode.game
-        self.episode.push(decode(int(action), g.legal_actions(), c.variant))
+        chosen = self._legal_indices().get(int(action))
+        if chosen is None:
+            raise ValueError(f"action index {int(action)} ({describe_index(int(action), c.variant)}) is not legal here")
+        self.episode.push(chosen)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -206,7 +217,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
                 return format_action(decode(int(action), self.game.legal_actions(), self._g.variant))
             except ValueError:
                 pass
-        from canasta.encoding import describe_index
         return describe_index(int(action), self._g.variant)
 
     def returns(self) -> list[float]:

@@ -110,7 +110,8 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
             return cached
         seat = self._index[agent]
         vector = encode_position(self.game, seat)
-        np.clip(vector, self._low, self._high, out=vector)
+        np.minimum(vector, self._high, out=vector)  # clipped to the bounds: the ufuncs skip np.clip's wrapper
+        np.maximum(vector, self._low, out=vector)
         if not self.episode.done and self.game.actor == seat:
             mask = action_mask(self._legal_now(), self.variant)
         else:
