@@ -164,9 +164,10 @@ def search_rates(rounds: int, calls: int) -> dict[str, dict[str, float]]:
     return out
 
 
-def ismcts_seconds(simulations: int, hands: int) -> float:
+def ismcts_seconds(simulations: int, hands: int) -> tuple[float, int]:
     """CPU seconds for OpenSpiel's ISMCTSBot (random rollouts) to play ``hands`` hands of 2p Classic
-    against a random player, seeded (the seeded resampler where this checkout has one)."""
+    against a random player, seeded (the seeded resampler where this checkout has one); and the searches made
+    (decisions with more than one legal action: a hand's length depends on the moves, so compare seconds a search)."""
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -179,6 +180,7 @@ def ismcts_seconds(simulations: int, hands: int) -> float:
     if hasattr(osg, "seeded_resampler"):
         bot.set_resampler(osg.seeded_resampler(bot._random_state))
     rng = random.Random(3)
+    searches = 0
     start = time.process_time()
     for deal in range(hands):
         state = game.new_initial_state()
@@ -186,8 +188,9 @@ def ismcts_seconds(simulations: int, hands: int) -> float:
         while not state.is_terminal():
             legal = state.legal_actions()
             searching = state.current_player() == 0 and len(legal) > 1
+            searches += searching
             state.apply_action(bot.step(state) if searching else rng.choice(legal))
-    return time.process_time() - start
+    return time.process_time() - start, searches
 
 
 def commit() -> str:
@@ -226,8 +229,9 @@ def main() -> None:
         "search": search_rates(args.rounds * 2, 300),
     }
     if args.ismcts:
-        out["ismcts_cpu_s"] = {f"{args.ismcts} simulations, {args.ismcts_hands} hands": round(
-            ismcts_seconds(args.ismcts, args.ismcts_hands), 1)}
+        seconds, searches = ismcts_seconds(args.ismcts, args.ismcts_hands)
+        out["ismcts"] = {"simulations": args.ismcts, "hands": args.ismcts_hands, "cpu_s": round(seconds, 1),
+                         "searches": searches, "ms_a_search": round(1000 * seconds / max(searches, 1), 1)}
     print(json.dumps(out, indent=1))
 
 

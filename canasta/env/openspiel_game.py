@@ -357,6 +357,12 @@ def seeded_resampler(random_state: Any) -> Any:
     return resample
 
 
+#: action -> its text: an information state writes every action of the game so far, and search asks for
+#: one at every node (emptied past the limit)
+_ACTION_TEXTS: dict[Action, str] = {}
+_ACTION_TEXTS_LIMIT = 100_000
+
+
 def information_state_text(game: Game, player: int) -> str:
     """The player's perfect-recall view (see the module docstring)."""
     parts = [f"p{player}"]
@@ -365,11 +371,17 @@ def information_state_text(game: Game, player: int) -> str:
                      f" +{format_cards(d['replacements'][player])} up {format_cards(d['upcards'])}")
     # Hand and Foot's hand-passing deal: the choices made so far (the last actions) are hidden from the others
     hidden = len(game.history) - (sum(1 for k in game.kept if k) if isinstance(game, FootGame) and game.phase == "pass" else 0)
+    texts = _ACTION_TEXTS
+    if len(texts) > _ACTION_TEXTS_LIMIT:
+        texts.clear()
     for i, (s, a, got) in enumerate(game.history):
-        text = f"{s}:keep" if i >= hidden and s != player else f"{s}:{format_action(a)}"
-        if s == player and got:
-            text += f" [{format_cards(got)}]"
-        parts.append(text)
+        if i >= hidden and s != player:
+            parts.append(f"{s}:keep")
+            continue
+        text = texts.get(a)
+        if text is None:
+            text = texts[a] = format_action(a)
+        parts.append(f"{s}:{text} [{format_cards(got)}]" if s == player and got else f"{s}:{text}")
     parts.append(observation_text(game, player))
     return "\n".join(parts)
 
