@@ -70,7 +70,7 @@ def progress_printer(total: int) -> Any:
     the episodes that ended in the rollout (to stderr: stdout keeps the JSON result)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class Progress(BaseCallback):  # type: ignore[misc]
+    class Progress(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.start = time.perf_counter()
