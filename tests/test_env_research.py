@@ -284,3 +284,27 @@ def test_pettingzoo_final_observation_and_one_encoding_per_step(monkeypatch: pyt
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert final is not None and final["observation"][_meld_block("classic", 2)].any()
     assert e.game.hand_no == 1 and e.render().startswith("hand 1,")  # type: ignore[union-attr]
+
+
+def test_gym_step_builds_no_observation_dict_for_random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds on work (issue 55): the agent's vector is read from the engine's codes and RandomPlayer reads no
+    observation, so a step against random opponents builds no observation dict; a basic opponent gets its own."""
+    from canasta.engine.setplay import SetMeldPlay
+
+    built: list[int] = []
+    real = SetMeldPlay.observation
+
+    def counting(self: Any, seat: int | None) -> Any:
+        built.append(1)
+        return real(self, seat)
+
+    monkeypatch.setattr(SetMeldPlay, "observation", counting)
+    for opponents, expect_dicts in (("random", False), ("basic", True)):
+        e = CanastaGymEnv("classic", 2, opponents=opponents)
+        obs, _ = e.reset(seed=4)
+        built.clear()
+        for _ in range(10):
+            obs, _, term, trunc, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            if term or trunc:
+                break
+        assert bool(built) == expect_dicts

@@ -41,6 +41,7 @@ from canasta.engine.game import Game
 from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
 from canasta.players import Player, get_player
+from canasta.players.random_player import RandomPlayer
 from canasta.variants import VARIANTS, find_variant
 
 #: Penalty of an action the mask does not allow (the position is unchanged).
@@ -123,7 +124,10 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         reward = 0.0
         while not ep.done and g.actor != self.seat:
             actor = g.actor
-            reward += ep.push(self._others[actor].choose(g.observation(actor), g.legal_actions()))[self.seat]
+            player = self._others[actor]
+            # RandomPlayer never reads its observation: building the dict cost more than its move
+            obs = {} if isinstance(player, RandomPlayer) else g.observation(actor)
+            reward += ep.push(player.choose(obs, g.legal_actions()))[self.seat]
         return reward
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

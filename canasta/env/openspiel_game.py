@@ -4,7 +4,8 @@
 >>> import canasta.env.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_canasta", {"players": 2, "variant": "classic"})
 
-Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2; Hand and Foot also 6 and 8),
+Parameters: ``variant`` (default "classic"), ``players`` (default 2; any count the variant is played by, its
+``player_counts``: Classic, Cuban and Uruguayan 2, 3, 4, 6; Hand and Foot 2 to 8; Burraco 2, 4; Mille 2; the rest 4),
 ``hands`` (hands per episode, default 1; 0: the whole game, as in the PettingZoo and Gymnasium
 environments, capped at :data:`MAX_GAME_HANDS` hands), ``reward`` ("margin" or "win") and
 ``reward_scale`` (0.01), as in canasta.env.rewards, ``num_deals`` (chance outcomes of the deal,
@@ -29,8 +30,9 @@ An episode cut at ``max_game_length`` (:data:`MAX_STEPS_PER_HAND` actions a hand
 forfeit of the side to act. The terminal state shows the finished hand (no next deal).
 
 **Observations.** ``observation_tensor`` is canasta.encoding's vector of
-``Game.observation(player)``, float64 as OpenSpiel's API has it (the Gymnasium and
-PettingZoo environments serve float32); ``observation_string`` the same view as text.
+``Game.observation(player)`` (canasta.encoding.encode_position, read from the engine's codes), float32 as
+OpenSpiel stores tensors (C++ ``float``), as the Gymnasium and PettingZoo environments serve it;
+``observation_string`` the same view as text.
 ``information_state_string`` is the player's perfect-recall view: its own dealt
 cards and draws, every public action of every seat in order, and its current
 view of the table. There is no information-state *tensor*
@@ -43,6 +45,11 @@ so OpenSpiel's ``ISMCTSBot`` runs on it. A hand is never dealt a card the rules 
 out as it comes into a hand (red threes; more threes than American lets a seat keep):
 every resampled state passes ``canasta.validation.validate_position``, the invariants
 random play keeps (tests/test_env_openspiel_resample.py).
+
+**Speed.** ``clone()`` is the engine's ``Game.copy()``: OpenSpiel clones a Python state by building a new
+initial state and deep-copying each attribute, and here the config is shared and the episode copies itself
+(docs/environments.md). A resample is one clone and one draw from the sampler, which seeds its shuffle:
+:func:`seeded_resampler` makes OpenSpiel's ``ISMCTSBot`` reproducible.
 """
 
 from __future__ import annotations
