@@ -758,20 +758,17 @@ def encode_position(game: Any, seat: int, dtype: type = np.float32) -> npt.NDArr
         raise ValueError(f"the observation vector of {players} players has room for {side_slots} sides, "
                          f"not {sides}")
     blocks, size = _block_offsets(game.variant_name, players)
-    out: dict[int, float] = {}  # index -> value: about 60 entries, put into the zero vector at once
-    h = blocks["hand"]
-    for c, n in enumerate(game.hands[seat]):
-        if n:
-            out[h + c] = n
+    out: dict[int, float] = {}  # index -> value: a few dozen entries, put into the vector at once
     pile = game.pile
     if pile:
-        p = blocks["pile"]
-        for c in pile:
-            out[p + c] = out.get(p + c, 0) + 1
         out[blocks["pile_top"] + pile[-1]] = 1
     _encode_seats_and_sides(game, seat, out, blocks)
     _encode_family_blocks(game, seat, out, blocks, dtype)
     vector: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
+    h, p = blocks["hand"], blocks["pile"]
+    vector[h:h + NUM_CODES] = game.hands[seat]  # the count vector as it is
+    if pile:
+        vector[p:p + NUM_CODES] = np.bincount(pile, minlength=NUM_CODES)
     vector.put(np.fromiter(out, np.intp, len(out)), np.fromiter(out.values(), dtype, len(out)))
     return vector
 
