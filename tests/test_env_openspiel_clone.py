@@ -171,3 +171,25 @@ def test_ismcts_with_the_seeded_resampler_is_reproducible() -> None:
     """OpenSpiel's own resample_from_infostate passes a system-seeded UniformProbabilitySampler: with the
     seeded resampler, one random_state gives one search (issue 55: 19 of 25 decisions differed before)."""
     assert _ismcts_actions(4, 12) == _ismcts_actions(4, 12)
+
+
+def test_a_states_strings_are_written_once_until_it_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds on work: ISMCTS asks a node's information state up to three times; the text is written once per
+    position and player, and again after an action (a clone starts without the texts)."""
+    game = pyspiel.load_game(osg.SHORT_NAME, {"variant": "classic", "players": 2})
+    state = _played(game.new_initial_state(), random.Random(5), 21)
+    written: list[int] = []
+    real = osg.information_state_text
+
+    def counting(g: Game, player: int) -> str:
+        written.append(player)
+        return real(g, player)
+
+    monkeypatch.setattr(osg, "information_state_text", counting)
+    first = [state.information_state_string(0) for _ in range(3)]
+    state.information_state_string(1)
+    assert written == [0, 1] and len(set(first)) == 1
+    clone = state.clone()
+    assert clone.information_state_string(0) == first[0] and written == [0, 1, 0]
+    state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) != first[0] and written == [0, 1, 0, 0]

@@ -48,6 +48,9 @@ class Episode:
         #: index -> legal action of the position, for the environment that encodes them (canasta.encoding's
         #: legal_indices): emptied by every push and in every copy
         self.legal: dict[int, Action] | None = None
+        #: texts of the position (OpenSpiel's observation and information-state strings), by the environment's
+        #: key: emptied by every push and in every copy, as ``legal``
+        self.texts: dict[Any, str] = {}
         self._arm()
 
     @property
@@ -70,6 +73,7 @@ class Episode:
         g = self.game
         before = len(g.hand_results)
         self.legal = None
+        self.texts = {}
         g.push(action)
         return self._after(before, count_step=True)
 
@@ -105,6 +109,7 @@ class Episode:
         new.game = self.game.copy()
         new.returns = list(self.returns)
         new.legal = None
+        new.texts = {}
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Episode:

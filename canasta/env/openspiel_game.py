@@ -424,9 +424,14 @@ class CanastaObserver:
     def string_from(self, state: CanastaState, player: int) -> str:
         if state.game is None:
             return f"p{player} before the deal"
-        if self.perfect_recall:
-            return information_state_text(state.game, player)
-        return observation_text(state.game, player)
+        episode = state.episode
+        assert episode is not None
+        key = (self.perfect_recall, player)
+        text = episode.texts.get(key)  # a search asks again for the same state's (ISMCTS: up to 3 times a node)
+        if text is None:
+            text = information_state_text(state.game, player) if self.perfect_recall else observation_text(state.game, player)
+            episode.texts[key] = text
+        return text
 
 
 pyspiel.register_game(_GAME_TYPE, CanastaGame)
