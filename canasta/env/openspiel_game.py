@@ -56,8 +56,8 @@ from __future__ import annotations
 
 import functools
 import json
-import operator
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -117,6 +117,13 @@ class _Config:
         #: hands an episode may last, and the actions that truncate it
         self.max_hands = self.hands or MAX_GAME_HANDS
         self.max_steps = MAX_STEPS_PER_HAND * self.max_hands
+        self._never_held: frozenset[int] | None = None
+
+    def never_held(self, game: Game) -> frozenset[int]:
+        """canasta.validation.never_held of the game's rules (the same for every position), computed once."""
+        if self._never_held is None:
+            self._never_held = frozenset(never_held(game))
+        return self._never_held
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self  # never changed once built: states and their clones share it
@@ -245,7 +252,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         _shuffle(pool, rng)
         # the hands first, from the cards a hand may hold (never a red three the rules lay out at once):
         # then every valid deal of the unseen cards is equally likely
-        banned = frozenset(never_held(g))
+        banned = self._g.never_held(g)
         for s in range(g.num_players):
             if s != player_id:
                 g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool, banned, rng)
@@ -281,22 +288,26 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(g.to_dict(), sort_keys=True)
 
 
-def _unseen_cards(g: Game, player: int) -> tuple[list[list[int]], list[int]]:
+#: a hand's counts with no card in it
+_NO_CARDS = (0,) * NUM_CODES
+
+
+def _unseen_cards(g: Game, player: int) -> tuple[list[Sequence[int]], list[int]]:
     """(per seat, the counts of the cards everyone saw go into its hand; every card ``player`` cannot see)."""
-    keep: list[list[int]] = []
-    unseen = [0] * NUM_CODES  # per code, the count in the other hands not publicly known
-    for s in range(g.num_players):
-        kept = [0] * NUM_CODES
-        keep.append(kept)
-        if s == player:
-            continue
-        for c in g.known[s]:  # cards everyone saw go into that hand (the engine's known_hands)
-            kept[c] += 1
-        unseen = list(map(operator.add, unseen, g.hands[s]))
-        if g.known[s]:
-            unseen = list(map(operator.sub, unseen, kept))
+    keep: list[Sequence[int]] = []
     pool = list(g.stock)
-    pool.extend([c for c, n in enumerate(unseen) if n for _ in range(n)])
+    for s in range(g.num_players):
+        known = g.known[s]  # cards everyone saw go into that hand (the engine's known_hands)
+        if s == player or not known:
+            keep.append(_NO_CARDS)
+            if s != player:  # hands are sparse count vectors
+                pool.extend([c for c, n in enumerate(g.hands[s]) if n for _ in range(n)])
+            continue
+        kept = [0] * NUM_CODES
+        for c in known:
+            kept[c] += 1
+        keep.append(kept)
+        pool.extend([c for c, n in enumerate(g.hands[s]) if n for _ in range(n - kept[c])])
     if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
         for p in [*g.extra_piles, *g.face_down]:
             pool.extend(p)
@@ -320,7 +331,7 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
     cards.sort(key=lambda _card: uniform())
 
 
-def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int], banned: frozenset[int],
+def _deal_hand(game: Game, seat: int, kept: Sequence[int], n: int, pool: list[int], banned: frozenset[int],
                rng: random.Random) -> list[int]:
     """``seat``'s hand: the ``kept`` counts plus ``n`` cards taken from the end of the shuffled ``pool``,
     skipping the cards the rules never leave in a hand (``banned``: canasta.validation.never_held), which
