@@ -5,6 +5,10 @@ An episode is ``hands`` hands (``hands=0``: the whole game, in every environment
 an episode ends without the next deal, so the final observation shows the finished hand. ``max_steps``
 actions truncate it: the side to act forfeits (:func:`canasta.env.rewards.forfeit_rewards`).
 ``max_hands`` caps a whole game (OpenSpiel's games need a bounded length): it then ends as it stands.
+
+An episode keeps what an environment computed for the position (its legal actions' indices, OpenSpiel's
+strings) until the next :meth:`Episode.push`: change the game only through ``push`` (a resample changes a
+fresh copy, which starts without them).
 """
 
 from __future__ import annotations
