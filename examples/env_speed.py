@@ -3,6 +3,7 @@
     python3 examples/env_speed.py                 # wrappers and clone/resample, about a minute
     python3 examples/env_speed.py --ismcts 10     # also ISMCTSBot, 10 simulations, 2p Classic hands
     PYTHONPATH=/path/to/old/checkout python3 examples/env_speed.py   # the same figures for another checkout
+    (PYTHONPATH=. measures this checkout rather than the installed canasta)
 
 **Wrappers:** actions per CPU-second of 4-player Classic, one hand an episode, uniformly random legal
 actions: the raw engine (``legal_actions`` and ``push``), the engine plus the observation dict of the seat to
