@@ -90,6 +90,8 @@ from canasta.engine.actions import (
 )
 from canasta.engine.american import AmericanGame
 from canasta.engine.feet import FootGame
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.sambaplay import SambaPlay
 from canasta.engine.setplay import SetMeldPlay
 from canasta.notation import ID_BASE, merge_ids, merge_target
 
@@ -748,7 +750,9 @@ def encode_position(game: Any, seat: int, dtype: type = np.float32) -> npt.NDArr
     """``encode_observation(game.observation(seat), dtype)``, read from the engine's card codes and counts
     instead of the observation dict's card names (the dict stays for people and JSON). Exactly the same
     vector (tests/test_encoding.py plays every variant to check it), several times faster: the environments
-    encode with it. Variants with meld ids take the dict's way."""
+    encode with it."""
+    if isinstance(game, MeldIdGame) and not (_feet(game.variant_name) or _american_rules(game.variant_name)):
+        return _encode_id_position(game, seat, dtype)
     if not isinstance(game, SetMeldPlay):
         return encode_observation(game.observation(seat), dtype)
     players = game.num_players
@@ -997,6 +1001,90 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         out[x + 3] = float(obs["permission"] is True)
         out[x + 4] = float(obs["permission"] is False)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _id_blocks() -> dict[str, int]:
+    blocks: dict[str, int] = {}
+    offset = 0
+    for name, n in ID_OBS_LAYOUT:
+        blocks[name] = offset
+        offset += n
+    return blocks
+
+
+def _encode_id_position(game: MeldIdGame, seat: int, dtype: type) -> npt.NDArray[Any]:
+    """:func:`encode_position` of a variant with meld ids: ``_encode_id_observation`` read from the engine."""
+    ct = _layout(game.variant_name).classic_turn
+    players, sides = game.num_players, game.num_sides
+    if players > MAX_SEATS or sides > MAX_SIDES:
+        raise ValueError(f"the observation vector of {game.variant_name} has room for {MAX_SEATS} seats and "
+                         f"{MAX_SIDES} sides, not {players} players in {sides} sides")
+    out: npt.NDArray[Any] = np.zeros(ID_OBS_SIZE + (CT_OBS_EXTRA if ct else 0), dtype=dtype)
+    b = _id_blocks()
+    out[b["hand"]:b["hand"] + NUM_CODES] = game.hands[seat]
+    if game.pile:
+        out[b["pile"]:b["pile"] + NUM_CODES] = np.bincount(game.pile, minlength=NUM_CODES)
+        out[b["pile_top"] + game.pile[-1]] = 1
+    for s in range(players):
+        rel = (s - seat) % players
+        out[b["hand_sizes"] + rel] = game.hand_sizes[s] / 20
+        out[b["piles"] + MAX_SIDES + rel] = len(game.face_down[s]) / 11
+    if not game.is_over:
+        out[b["actor"] + (game.actor - seat) % players] = 1
+    out[b["phase"] + PHASES.index(game.phase)] = 1
+    side: int = game._sides[seat]
+    canasta_size = game.variant.CANASTA_SIZE
+    for s in range(sides):
+        rel = (s - side) % sides
+        clean = dirty = 0
+        for m in game.melds[s].values():
+            cards = m.cards
+            if m.kind == "set":
+                r = m.rank or WILD_RANK  # Bolivian: a meld of wild cards
+                wild = sum(_WILD_CODE[c] for c in cards)
+                out[b["set_naturals"] + rel * 16 + r] += (len(cards) - wild) / 9  # Samba: several sets
+                if wild:
+                    out[b["set_wild"] + rel * 16 + r] = 1.0
+            else:
+                low = _run_low(cards, m.wild_index)
+                cover = b["run_cover"] + (rel * 4 + m.suit) * 15 + low
+                for i in range(len(cards)):
+                    out[cover + i] += 1
+                if m.wild_index >= 0:
+                    out[b["run_wild"] + (rel * 4 + m.suit) * 15 + low + m.wild_index] = 1
+            if len(cards) >= canasta_size:
+                if m.wilds == 0:
+                    clean += 1
+                else:
+                    dirty += 1
+        out[b["burracos"] + rel * 2] = clean / 4
+        out[b["burracos"] + rel * 2 + 1] = dirty / 4
+        out[b["piles"] + rel] = float(game.piles_taken[s] > 0)
+        out[b["scores"] + rel] = game.scores[s] / 2000
+    x = b["piles"] + MAX_SIDES + MAX_SEATS
+    out[x] = len(game.extra_piles) / 2
+    out[x + 1] = float(game.barred is not None)
+    m0 = b["misc"]
+    out[m0:m0 + 4] = (len(game.stock) / 100, len(game.pile) / 100, game.orbit / 4,
+                      float(game.variant.partner_of(seat) is not None))
+    if ct and isinstance(game, SambaPlay):
+        _encode_classic_turn(game, side, out)
+    return out
+
+
+def _encode_classic_turn(game: SambaPlay, side: int, out: npt.NDArray[Any]) -> None:
+    """The :data:`CT_OBS_EXTRA` block of Samba and its relatives, from the engine's state."""
+    sides = game.num_sides
+    x = ID_OBS_SIZE
+    for s in range(sides):
+        rel = (s - side) % sides
+        out[x + rel] = len(game.red_threes[s]) / 6
+        out[x + MAX_SIDES + rel] = float(game.opened[s])
+        out[x + 2 * MAX_SIDES + rel] = game.minimum(s) / 100
+    x += 3 * MAX_SIDES
+    out[x:x + 5] = (float(game.frozen), game.pending_value / 100, float(game.asked),
+                    float(game.permission is True), float(game.permission is False))
 
 
 def _run_low(cards: list[int], wild_index: int) -> int:
