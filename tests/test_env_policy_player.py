@@ -75,3 +75,11 @@ def test_a_saved_maskable_ppo_model_plays_in_the_arena(tmp_path: Path, monkeypat
     monkeypatch.setitem(sys.modules, "issue55_sb3", module)
     out = run_arena("classic", ["issue55_sb3:Agent", "random"], games=2, workers=1, hands=1)
     assert out["games"] == 2 and out["summary"]["issue55_sb3:Agent"]["decisions"] > 0
+    # no module of one's own: the model file named in the environment
+    monkeypatch.setenv("CANASTA_SB3_MODEL", str(path))
+    named = "canasta.env.policy_player:SB3Player"
+    out = run_arena("classic", [named, "random"], games=2, workers=1, hands=1)
+    assert out["summary"][named]["decisions"] > 0
+    monkeypatch.delenv("CANASTA_SB3_MODEL")
+    with pytest.raises(ValueError, match="CANASTA_SB3_MODEL"):
+        SB3Player(0)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -31,6 +32,8 @@ import numpy.typing as npt
 from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, obs_bounds
 from canasta.engine.actions import Action
 
+#: the environment variable naming SB3Player's model file when no path is given
+MODEL_VARIABLE = "CANASTA_SB3_MODEL"
 #: (observation vector, action mask) -> action index
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
@@ -77,17 +80,20 @@ def _load_maskable_ppo(path: str) -> Any:
 
 class SB3Player(PolicyPlayer):
     """A saved sb3-contrib MaskablePPO model (examples/train_maskable_ppo.py ``--save``) as a player: its
-    masked most likely action. Subclass it with ``model_path`` set (the arena builds players from a class
-    and a seed); the model is loaded once per process."""
+    masked most likely action. The model is ``model_path`` (passed, or set on a subclass: the arena builds
+    players from a class and a seed), else the file the environment variable ``CANASTA_SB3_MODEL`` names, so
+    ``CANASTA_SB3_MODEL=ppo.zip canasta arena --players canasta.env.policy_player:SB3Player,basic`` needs no
+    module of one's own. It is loaded once per process."""
 
     name = "sb3"
     model_path: ClassVar[str] = ""
 
     def __init__(self, seed: int | str | None = 0, model_path: str | None = None) -> None:
         super().__init__(seed)
-        path = model_path or self.model_path
+        path = model_path or self.model_path or os.environ.get(MODEL_VARIABLE, "")
         if not path:
-            raise ValueError("SB3Player needs a model_path (set it on a subclass, or pass it)")
+            raise ValueError(f"SB3Player needs a model_path (pass it, set it on a subclass, or name the file in "
+                             f"the environment variable {MODEL_VARIABLE})")
         self.model = _load_maskable_ppo(path)
 
     def act(self, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
