@@ -83,3 +83,29 @@ def test_a_saved_maskable_ppo_model_plays_in_the_arena(tmp_path: Path, monkeypat
     monkeypatch.delenv("CANASTA_SB3_MODEL")
     with pytest.raises(ValueError, match="CANASTA_SB3_MODEL"):
         SB3Player(0)
+
+
+def test_a_policy_player_takes_a_seat_in_the_terminal_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``canasta play --level 0=module.path:ClassName``: the level keeps the class name's case, and the seat's
+    computer player is the outside class, which plays its turns."""
+    import io
+
+    from rich.console import Console
+
+    from canasta.errors import OptionError
+    from canasta.tui import parse_levels
+    from canasta.tui.session import TerminalGame
+
+    module = types.ModuleType("issue55_tui")
+    module.HighestLegalPlayer = HighestLegalPlayer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "issue55_tui", module)
+    levels = parse_levels(["basic,0=issue55_tui:HighestLegalPlayer"])
+    assert levels == {-1: "basic", 0: "issue55_tui:HighestLegalPlayer"}
+    with pytest.raises(OptionError, match=r"module\.path:ClassName"):
+        parse_levels(["0=grandmaster"])
+    game = Game("classic", 4, 5)
+    terminal = TerminalGame(game, 1, lambda prompt: "quit", Console(file=io.StringIO()), levels={0: levels[0]})
+    assert isinstance(terminal.bots[0], HighestLegalPlayer)
+    while game.actor == 0:  # seat 0 plays first: its whole turn
+        terminal.computer_turn()
+    assert {s for s, _, _ in game.history} == {0}
