@@ -57,9 +57,8 @@ def test_ismcts_with_random_rollouts_plays_fifty_hands_against_random() -> None:
     game = pyspiel.load_game(osg.SHORT_NAME, {"players": 2})
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
-    searcher = ISMCTS(game, evaluator, uct_c=2.0, max_simulations=2, random_state=np.random.RandomState(2))
-    searcher.set_resampler(osg.seeded_resampler(searcher._random_state))  # reproducible (issue 55)
-    bots = [searcher, UniformRandomBot(1, np.random.RandomState(3))]
+    bots = [ISMCTS(game, evaluator, uct_c=2.0, max_simulations=2, random_state=np.random.RandomState(2)),
+            UniformRandomBot(1, np.random.RandomState(3))]
     for _ in range(50):
         returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
         assert abs(sum(returns)) < 1e-9
