@@ -104,6 +104,7 @@ def test_a_clone_shares_no_mutable_object_and_plays_as_its_source(variant: str, 
         assert _snapshot(state) == _snapshot(clone)
 
 
+@pytest.mark.patches_engine  # (patches Game.copy: the pure-Python pass only)
 def test_clone_and_resample_copy_the_game_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds on work, not time: a clone is one Game.copy() (it was a copy.deepcopy of the state, 50 times
     slower), and a resample is one clone and one draw from the sampler."""

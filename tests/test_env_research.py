@@ -286,6 +286,7 @@ def test_pettingzoo_final_observation_and_one_encoding_per_step(monkeypatch: pyt
     assert e.game.hand_no == 1 and e.render().startswith("hand 1,")  # type: ignore[union-attr]
 
 
+@pytest.mark.patches_engine  # (patches SetMeldPlay.observation: the pure-Python pass only)
 def test_gym_step_builds_no_observation_dict_for_random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounds on work (issue 55): the agent's vector is read from the engine's codes and RandomPlayer reads no
     observation, so a step against random opponents builds no observation dict; a basic opponent gets its own."""
