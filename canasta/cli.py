@@ -94,7 +94,8 @@ def play(
     seat: Annotated[int | None, typer.Option(help="the seat you play (0-based; default 0)")] = None,
     level: Annotated[list[str] | None, typer.Option(
         help="computer players: random, easy, basic (default), medium, hard or expert; SEAT=LEVEL for one seat "
-             "(repeatable, e.g. --level expert --level 2=basic)")] = None,
+             "(repeatable, e.g. --level expert --level 2=basic); an outside player as module.path:ClassName, "
+             "e.g. a trained agent (docs/environments.md)")] = None,
     load: Annotated[Path | None, typer.Option(help="resume a game saved with 'save FILE'")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="resume the game left on quit or Ctrl-C (the autosave)")] = False,
 ) -> None:

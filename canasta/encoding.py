@@ -70,6 +70,7 @@ from canasta.cards import (
     parse_card,
     parse_rank,
 )
+from canasta.engine import american_table
 from canasta.engine.actions import (
     ADD,
     ASK,
@@ -87,6 +88,11 @@ from canasta.engine.actions import (
     YES,
     Action,
 )
+from canasta.engine.american import AmericanGame
+from canasta.engine.feet import FootGame
+from canasta.engine.idmelds import MeldIdGame
+from canasta.engine.sambaplay import SambaPlay
+from canasta.engine.setplay import SetMeldPlay
 from canasta.notation import ID_BASE, merge_ids, merge_target
 
 #: Pseudo-rank the engine gives the meld of wild cards (a table-rule option).
@@ -284,11 +290,21 @@ def _mix_index(action: Action) -> int | None:
     return MIX_BASE + ((_MIX_KINDS.index(action.kind) * 2 + card_i) * len(SHAPES) + shape) * 3 + len(specials) - 1
 
 
+#: variant -> action -> index, filled by legal_indices (positions repeat the same actions; emptied past the limit)
+_INDEX_CACHE: dict[str | None, dict[Action, int]] = {}
+_INDEX_CACHE_LIMIT = 200_000
+
+
 def legal_indices(legal: Sequence[Action], variant: str | None = None) -> dict[int, Action]:
     """Index -> action for the legal actions of one position (indices are unique)."""
     out: dict[int, Action] = {}
+    cache = _INDEX_CACHE.get(variant)
+    if cache is None or len(cache) > _INDEX_CACHE_LIMIT:
+        cache = _INDEX_CACHE[variant] = {}
     for a in legal:
-        i = encode_action(a, variant)
+        i = cache.get(a)
+        if i is None:
+            i = cache[a] = encode_action(a, variant)  # an index depends on the action and the variant only
         if i in out:
             # the same move with a plain card and with a card of its own value (Mille): the special one moves
             b = out[i]
@@ -730,6 +746,136 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
     return out
 
 
+def encode_position(game: Any, seat: int, dtype: type = np.float32) -> npt.NDArray[Any]:
+    """``encode_observation(game.observation(seat), dtype)``, read from the engine's card codes and counts
+    instead of the observation dict's card names (the dict stays for people and JSON). Exactly the same
+    vector (tests/test_encoding.py plays every variant to check it), several times faster: the environments
+    encode with it."""
+    if isinstance(game, MeldIdGame) and not (_feet(game.variant_name) or _american_rules(game.variant_name)):
+        return _encode_id_position(game, seat, dtype)
+    if not isinstance(game, SetMeldPlay):
+        return encode_observation(game.observation(seat), dtype)
+    players = game.num_players
+    sides = game.num_sides
+    _, side_slots = obs_slots(players)
+    if sides > side_slots:
+        raise ValueError(f"the observation vector of {players} players has room for {side_slots} sides, "
+                         f"not {sides}")
+    blocks, size = _block_offsets(game.variant_name, players)
+    out: dict[int, float] = {}  # index -> value: a few dozen entries, put into the vector at once
+    pile = game.pile
+    if pile:
+        out[blocks["pile_top"] + pile[-1]] = 1
+    _encode_seats_and_sides(game, seat, out, blocks)
+    _encode_family_blocks(game, seat, out, blocks, dtype)
+    vector: npt.NDArray[Any] = np.zeros(size, dtype=dtype)
+    h, p = blocks["hand"], blocks["pile"]
+    vector[h:h + NUM_CODES] = game.hands[seat]  # the count vector as it is
+    if pile:
+        vector[p:p + NUM_CODES] = np.bincount(pile, minlength=NUM_CODES)
+    vector.put(np.fromiter(out, np.intp, len(out)), np.fromiter(out.values(), dtype, len(out)))
+    return vector
+
+
+@functools.lru_cache(maxsize=1024)
+def _seat_slots(variant: str, players: int, seat: int, side: int, sides: int
+                ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]]:
+    """Where ``seat``'s vector puts each seat's hand size and the actor flag (seats relative to its own), and
+    per side (relative to its own) the offsets of meld naturals, meld wilds, red threes, opened, minimum, scores."""
+    blocks, _ = _block_offsets(variant, players)
+    rel_seats = [(s - seat) % players for s in range(players)]
+    per_side = []
+    for s in range(sides):
+        rel = (s - side) % sides
+        per_side.append((blocks["meld_naturals"] + rel * 16, blocks["meld_wilds"] + rel * 16,
+                         blocks["red_threes"] + rel, blocks["opened"] + rel, blocks["minimum"] + rel,
+                         blocks["scores"] + rel))
+    return (tuple(blocks["hand_sizes"] + r for r in rel_seats), tuple(blocks["actor"] + r for r in rel_seats),
+            tuple(per_side))
+
+
+def _encode_seats_and_sides(game: Any, seat: int, out: dict[int, float], blocks: dict[str, int]) -> None:
+    """The blocks of :data:`OBS_LAYOUT` after the cards, from the engine's state (see :func:`encode_position`)."""
+    hand_sizes, actor, per_side = _seat_slots(game.variant_name, game.num_players, seat, game._sides[seat],
+                                              game.num_sides)
+    for i, n in zip(hand_sizes, game.hand_sizes, strict=True):
+        out[i] = n / 20
+    if not game.is_over:
+        out[actor[game.actor]] = 1
+    phase = game.phase
+    if phase != "pass":  # Hand and Foot's hand-passing deal has its flag in the pass blocks
+        out[blocks["phase"] + PHASES.index(phase)] = 1
+    scores, opened, red_threes = game.scores, game.opened, game.red_threes
+    for s, (naturals, wilds_at, threes_at, opened_at, minimum_at, scores_at) in enumerate(per_side):
+        for m in game.melds[s].values():
+            # the engine counts the cards of a meld of wild cards as its naturals
+            wilds = len(m.cards) if m.rank == WILD_RANK else m.wilds
+            out[naturals + m.rank] = (len(m.cards) - wilds) / 7
+            out[wilds_at + m.rank] = wilds / 7
+        out[threes_at] = len(red_threes[s]) / 4
+        out[opened_at] = float(opened[s])
+        out[minimum_at] = game.minimum(s) / 100
+        out[scores_at] = scores[s] / 5000
+    m = blocks["misc"]
+    out[m] = len(game.stock) / 100
+    out[m + 1] = len(game.pile) / 100
+    out[m + 2] = float(_frozen_view(game))
+    out[m + 3] = game.pending_value / 100
+    out[m + 4] = float(game.asked)
+    out[m + 5] = float(game.permission is True)
+    out[m + 6] = float(game.permission is False)
+    out[m + 7] = float(game.variant.partner_of(seat) is not None)
+
+
+def _frozen_view(game: Any) -> bool:
+    """The observation's ``frozen``: Hand and Foot shows False, the other set-meld families the pile's state."""
+    return False if isinstance(game, FootGame) else bool(game.frozen or game.variant.always_frozen)
+
+
+def _encode_family_blocks(game: Any, seat: int, out: dict[int, float], blocks: dict[str, int], dtype: type) -> None:
+    """Modern American's and Hand and Foot's blocks (:func:`xr_obs_layout`, :func:`feet_obs_layout`,
+    :func:`pass_obs_layout`), from the engine's state."""
+    players, sides = game.num_players, game.num_sides
+    if isinstance(game, AmericanGame) and "bonus_cards" in blocks:
+        for s in range(players):
+            rel = (s - seat) % players
+            out[blocks["bonus_cards"] + rel] = len(game.bonus[s]) / 4
+            out[blocks["asked_hand"] + rel] = float(game.asked_hand[s])
+        out[blocks["turn_card_drawn"]] = float(american_table.turn_card_drawn(game))
+        for r in american_table.dead_ranks(game):
+            out[blocks["dead_ranks"] + r - 4] = 1
+    if not isinstance(game, FootGame) or "foot_sizes" not in blocks:
+        return
+    v = game.variant
+    side: int = game._sides[seat]
+    for s in range(players):
+        rel = (s - seat) % players
+        out[blocks["foot_sizes"] + rel] = (len(game.feet[s]) + (len(game.knees[s]) if v.knee_size else 0)) / 11
+        out[blocks["in_foot"] + rel] = float(game.in_foot[s])
+    kinds = ("clean", "dirty", "wild")
+    for s in range(sides):
+        rel = (s - side) % sides
+        closed = [0, 0, 0]
+        for r, cards in game.books[s]:
+            closed[kinds.index(v.book_kind(r, sum(_WILD_CODE[c] for c in cards) if r != WILD_RANK else 0))] += 1
+        for k, n in enumerate(closed):
+            if n:  # fifths added one by one in ``dtype``, as encode_observation's vector does
+                out[blocks["books"] + rel * 3 + k] = float(np.full(n, 1 / 5, dtype).cumsum()[-1])
+    if "pass_phase" in blocks and v.hand_passing:
+        revealed = game.phase != "pass"
+        out[blocks["pass_phase"]] = float(not revealed)
+        for s in range(players):
+            rel = (s - seat) % players
+            for i, pile in enumerate(game.passing[s]):
+                out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(pile[-1])] = 1
+            kept = game.kept[s]
+            if kept and (revealed or s == seat):
+                out[blocks["kept"] + rel * 2 + kept - 1] = 1
+            shown = game.foot_shown[s]
+            if shown is not None:
+                out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(shown)] = 1
+
+
 def _pass_kind(code: int) -> int:
     """The kind of a turned-up card (:data:`PASS_KINDS`)."""
     if code == JOKER:
@@ -855,6 +1001,90 @@ def _encode_id_observation(obs: dict[str, Any], dtype: type) -> npt.NDArray[Any]
         out[x + 3] = float(obs["permission"] is True)
         out[x + 4] = float(obs["permission"] is False)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _id_blocks() -> dict[str, int]:
+    blocks: dict[str, int] = {}
+    offset = 0
+    for name, n in ID_OBS_LAYOUT:
+        blocks[name] = offset
+        offset += n
+    return blocks
+
+
+def _encode_id_position(game: MeldIdGame, seat: int, dtype: type) -> npt.NDArray[Any]:
+    """:func:`encode_position` of a variant with meld ids: ``_encode_id_observation`` read from the engine."""
+    ct = _layout(game.variant_name).classic_turn
+    players, sides = game.num_players, game.num_sides
+    if players > MAX_SEATS or sides > MAX_SIDES:
+        raise ValueError(f"the observation vector of {game.variant_name} has room for {MAX_SEATS} seats and "
+                         f"{MAX_SIDES} sides, not {players} players in {sides} sides")
+    out: npt.NDArray[Any] = np.zeros(ID_OBS_SIZE + (CT_OBS_EXTRA if ct else 0), dtype=dtype)
+    b = _id_blocks()
+    out[b["hand"]:b["hand"] + NUM_CODES] = game.hands[seat]
+    if game.pile:
+        out[b["pile"]:b["pile"] + NUM_CODES] = np.bincount(game.pile, minlength=NUM_CODES)
+        out[b["pile_top"] + game.pile[-1]] = 1
+    for s in range(players):
+        rel = (s - seat) % players
+        out[b["hand_sizes"] + rel] = game.hand_sizes[s] / 20
+        out[b["piles"] + MAX_SIDES + rel] = len(game.face_down[s]) / 11
+    if not game.is_over:
+        out[b["actor"] + (game.actor - seat) % players] = 1
+    out[b["phase"] + PHASES.index(game.phase)] = 1
+    side: int = game._sides[seat]
+    canasta_size = game.variant.CANASTA_SIZE
+    for s in range(sides):
+        rel = (s - side) % sides
+        clean = dirty = 0
+        for m in game.melds[s].values():
+            cards = m.cards
+            if m.kind == "set":
+                r = m.rank or WILD_RANK  # Bolivian: a meld of wild cards
+                wild = sum(_WILD_CODE[c] for c in cards)
+                out[b["set_naturals"] + rel * 16 + r] += (len(cards) - wild) / 9  # Samba: several sets
+                if wild:
+                    out[b["set_wild"] + rel * 16 + r] = 1.0
+            else:
+                low = _run_low(cards, m.wild_index)
+                cover = b["run_cover"] + (rel * 4 + m.suit) * 15 + low
+                for i in range(len(cards)):
+                    out[cover + i] += 1
+                if m.wild_index >= 0:
+                    out[b["run_wild"] + (rel * 4 + m.suit) * 15 + low + m.wild_index] = 1
+            if len(cards) >= canasta_size:
+                if m.wilds == 0:
+                    clean += 1
+                else:
+                    dirty += 1
+        out[b["burracos"] + rel * 2] = clean / 4
+        out[b["burracos"] + rel * 2 + 1] = dirty / 4
+        out[b["piles"] + rel] = float(game.piles_taken[s] > 0)
+        out[b["scores"] + rel] = game.scores[s] / 2000
+    x = b["piles"] + MAX_SIDES + MAX_SEATS
+    out[x] = len(game.extra_piles) / 2
+    out[x + 1] = float(game.barred is not None)
+    m0 = b["misc"]
+    out[m0:m0 + 4] = (len(game.stock) / 100, len(game.pile) / 100, game.orbit / 4,
+                      float(game.variant.partner_of(seat) is not None))
+    if ct and isinstance(game, SambaPlay):
+        _encode_classic_turn(game, side, out)
+    return out
+
+
+def _encode_classic_turn(game: SambaPlay, side: int, out: npt.NDArray[Any]) -> None:
+    """The :data:`CT_OBS_EXTRA` block of Samba and its relatives, from the engine's state."""
+    sides = game.num_sides
+    x = ID_OBS_SIZE
+    for s in range(sides):
+        rel = (s - side) % sides
+        out[x + rel] = len(game.red_threes[s]) / 6
+        out[x + MAX_SIDES + rel] = float(game.opened[s])
+        out[x + 2 * MAX_SIDES + rel] = game.minimum(s) / 100
+    x += 3 * MAX_SIDES
+    out[x:x + 5] = (float(game.frozen), game.pending_value / 100, float(game.asked),
+                    float(game.permission is True), float(game.permission is False))
 
 
 def _run_low(cards: list[int], wild_index: int) -> int:

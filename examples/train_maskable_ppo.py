@@ -1,6 +1,7 @@
 """Train MaskablePPO (sb3-contrib) on the Gymnasium environment against BasicPlayer, then measure its win rate.
 
     python3 -m pip install -e '.[rl,train]'
+    python3 examples/train_maskable_ppo.py                  # 16,384 steps, 200 hands: minutes on 2 cores
     python3 examples/train_maskable_ppo.py --steps 100000 --eval-hands 400 --seed 0
 
 One seat learns, BasicPlayer ("basic") takes the other (2-player Classic by default); an episode is one
@@ -8,8 +9,9 @@ hand and the reward is the hand's score margin (canasta.env.rewards). Before tra
 script plays ``--eval-hands`` fresh hands with the policy's most likely legal action and prints the win
 rate (a hand won: a positive margin; a tie counts half) with its Wilson 95% interval and the number of
 hands cut at MAX_STEPS (a policy that stalls forfeits them), and the agent's training steps per second
-(agent steps: the opponents' moves inside a step are not counted).
-docs/research.md reports a run.
+(agent steps: the opponents' moves inside a step are not counted). While it trains it prints a line of
+progress to stderr after each rollout (steps done, steps a second, the mean reward of the episodes finished
+in it); ``--quiet`` keeps them out. docs/research.md reports a run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from typing import Any
 
@@ -62,9 +65,36 @@ def evaluate(model: Any, env: CanastaGymEnv, hands: int, seed: int) -> dict[str,
             "truncated": truncated}
 
 
-def train(variant: str = "classic", players: int = 2, opponents: str = "basic", steps: int = 100_000,
-          eval_hands: int = 400, seed: int = 0, n_steps: int = 2048, batch_size: int = 256,
-          verbose: int = 0) -> dict[str, Any]:  # n_steps, batch_size: PPO's rollout and minibatch sizes
+def progress_printer(total: int) -> Any:
+    """An SB3 callback printing, after each rollout, the steps done, steps a second and the mean reward of
+    the episodes that ended in the rollout (to stderr: stdout keeps the JSON result)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Progress(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.start = time.perf_counter()
+            self.episode_rewards: list[float] = []
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", ()):
+                if "episode" in info:
+                    self.episode_rewards.append(float(info["episode"]["r"]))
+            return True
+
+        def _on_rollout_end(self) -> None:
+            rate = self.num_timesteps / max(time.perf_counter() - self.start, 1e-9)
+            mean = sum(self.episode_rewards) / len(self.episode_rewards) if self.episode_rewards else float("nan")
+            print(f"{self.num_timesteps:>8}/{total} steps  {rate:7.0f} steps/s  mean episode reward {mean:+.3f} "
+                  f"({len(self.episode_rewards)} episodes)", file=sys.stderr, flush=True)
+            self.episode_rewards = []
+
+    return Progress()
+
+
+def train(variant: str = "classic", players: int = 2, opponents: str = "basic", steps: int = 16_384,
+          eval_hands: int = 200, seed: int = 0, n_steps: int = 2048, batch_size: int = 256,
+          verbose: int = 0, progress: bool = False) -> dict[str, Any]:  # n_steps, batch_size: PPO's rollout and minibatch sizes
     """Train and evaluate; the figures as a dict."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -77,7 +107,7 @@ def train(variant: str = "classic", players: int = 2, opponents: str = "basic", 
     if eval_hands:
         result["before"] = evaluate(model, make_env(variant, players, opponents), eval_hands, seed + 10_000)
     start = time.perf_counter()
-    model.learn(total_timesteps=steps)
+    model.learn(total_timesteps=steps, callback=progress_printer(steps) if progress else None)
     seconds = time.perf_counter() - start
     result["train_seconds"] = round(seconds, 1)
     result["agent_steps_per_second"] = round(model.num_timesteps / seconds, 1)
@@ -92,12 +122,14 @@ def main() -> None:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponents", default="basic")
-    parser.add_argument("--steps", type=int, default=100_000)
-    parser.add_argument("--eval-hands", type=int, default=400)
+    parser.add_argument("--steps", type=int, default=16_384, help="agent steps (default: minutes on 2 cores)")
+    parser.add_argument("--eval-hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default="", help="save the trained model to this path")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines while training")
     args = parser.parse_args()
-    result = train(args.variant, args.players, args.opponents, args.steps, args.eval_hands, args.seed)
+    result = train(args.variant, args.players, args.opponents, args.steps, args.eval_hands, args.seed,
+                   progress=not args.quiet)
     model = result.pop("model")
     if args.save:
         model.save(args.save)

@@ -17,6 +17,7 @@ from canasta.encoding import (
     describe_index,
     encode_action,
     encode_observation,
+    encode_position,
     legal_indices,
     num_actions,
     obs_layout,
@@ -171,3 +172,34 @@ def test_hand_and_foot_six_and_eight_players(players: int, rules: dict[str, obje
                 for rel in range(players):
                     assert vec[hand_sizes + rel] == np.float32(o["hand_sizes"][(seat + rel) % players] / 20)
         game.push(rng.choice(game.legal_actions()))
+
+
+#: every variant at each of its tables, and the table rules whose observation blocks differ
+POSITION_TABLES = [(v, n, {}) for v in sorted(VARIANTS) for n in VARIANTS[v].player_counts] + [
+    ("hand-and-foot", 4, {"hand_passing": True}), ("hand-and-foot", 6, {"hand_passing": True, "team_size": 3}),
+    ("hand-and-foot", 4, {"red_threes_laid_out": False}), ("classic", 4, {"always_frozen": True}),
+    ("hand-and-foot", 4, {"self_deal": True})]
+
+
+@pytest.mark.parametrize(("variant", "players", "rules"), POSITION_TABLES)
+def test_encode_position_is_the_observation_dicts_vector(variant: str, players: int, rules: dict[str, object]) -> None:
+    """The environments encode from the engine's codes (issue 55): for every seat, at every step of random
+    whole hands, exactly the vector the observation dict gives (and in float64 too)."""
+    from canasta.players import get_player
+
+    rng = random.Random(players)
+    basic = get_player("basic", 0)  # half the moves BasicPlayer's: it melds (random play seldom does)
+    for seed in range(2):
+        g = Game(variant, players, seed, rules)
+        g.deals_next_hand = False
+        steps = 0
+        while not g.hand_results and not g.is_over and steps < 600:
+            for seat in range(players):
+                want = encode_observation(g.observation(seat))
+                got = encode_position(g, seat)
+                assert got.dtype == want.dtype
+                assert np.array_equal(got, want), (variant, seed, steps, seat, np.flatnonzero(got != want)[:5])
+            legal = g.legal_actions()
+            g.push(basic.choose(g.observation(g.actor), legal) if rng.random() < 0.5 else rng.choice(legal))
+            steps += 1
+        assert np.array_equal(encode_position(g, 0, np.float64), encode_observation(g.observation(0), np.float64))

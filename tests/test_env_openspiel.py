@@ -32,13 +32,17 @@ def _dealt(players: int = 2, deal: int = 3) -> object:
     return state
 
 
-def test_observation_tensor_is_float64() -> None:
+def test_observation_tensor_is_float32_and_the_encoding() -> None:
+    """OpenSpiel stores tensors as C++ float: the observer writes float32 (it wrote float64, cast on every call)."""
+    from canasta.encoding import encode_observation
+
     state = _dealt()
-    t = np.asarray(state.observation_tensor(0))
+    t = np.asarray(state.observation_tensor(0), dtype=np.float32)
     assert t.shape == (OBS_SIZE,)
+    assert np.array_equal(t, encode_observation(state.game.observation(0)))
     obs = osg.CanastaObserver(pyspiel.IIGObservationType(perfect_recall=False), None)
     obs.set_from(state, 0)
-    assert obs.tensor.dtype == np.float64
+    assert obs.tensor.dtype == np.float32
 
 
 def test_resample_keeps_the_information_state_and_changes_hidden_cards() -> None:
@@ -76,6 +80,7 @@ def test_ismcts_bot_plays() -> None:
     state.apply_action(5)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(1))
+    bot.set_resampler(osg.seeded_resampler(bot._random_state))  # reproducible (issue 55)
     rng = np.random.RandomState(2)
     searched = 0
     while searched < 2 and not state.is_terminal():

@@ -24,7 +24,13 @@ import canasta.env.pettingzoo_env as pz_env
 from canasta.encoding import obs_bounds, variant_obs_layout
 from canasta.env.gym_env import GYM_IDS, CanastaGymEnv, gym_id
 from canasta.env.pettingzoo_env import CanastaEnv, env
-from canasta.env.rewards import DEFAULT_REWARD_SCALE, forfeit_rewards, hand_margin_bound, hand_rewards
+from canasta.env.rewards import (
+    DEFAULT_REWARD_SCALE,
+    forfeit_rewards,
+    hand_margin_bound,
+    hand_rewards,
+    normalized_reward_scale,
+)
 from canasta.variants import VARIANTS
 
 
@@ -65,6 +71,48 @@ def test_gym_make_and_make_vec() -> None:
     batch, rewards, _, _, _ = vec.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
     assert rewards.shape == (2,)
     vec.close()
+
+
+def test_gym_make_imports_the_module_named_in_the_id() -> None:
+    """Gymnasium 1.x loads no entry-point plugins: ``module:id`` imports the module first (docs/environments.md)."""
+    import subprocess
+    import sys
+
+    code = ("import gymnasium as gym; e = gym.make('canasta.env.gym_env:canasta/Classic-v0', players=2, "
+            "opponents='random'); print(e.reset(seed=1)[0]['observation'].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str((obs_bounds("classic", 2)[0].shape[0],)), out.stderr
+
+
+def test_make_vec_autoreset_step_after_the_end_ignores_the_action() -> None:
+    """Gymnasium's vector autoreset (next step): the step that ends an episode returns its final observation,
+    whose mask is all zero (nobody may act); the next step resets that environment and ignores its action, so
+    any index may be passed there (docs/environments.md)."""
+    vec = gym.make_vec("canasta/Classic-v0", num_envs=1, players=2, opponents="random", max_steps=3)
+    batch, _ = vec.reset(seed=5)
+    ended = False
+    for _ in range(10):
+        mask = batch["action_mask"][0]
+        if ended:
+            assert not mask.any()
+            batch, rewards, term, trunc, _ = vec.step(np.array([0]))  # ignored: the environment resets
+            assert batch["action_mask"][0].any() and rewards[0] == 0.0 and not (term[0] or trunc[0])
+            break
+        batch, _, term, trunc, _ = vec.step(np.array([int(np.flatnonzero(mask)[0])]))
+        ended = bool(term[0] or trunc[0])
+    assert ended
+    vec.close()
+
+
+def test_normalized_reward_scale_puts_every_reward_within_one() -> None:
+    scale = normalized_reward_scale("classic", 4)
+    e = CanastaEnv("classic", 4, max_steps=25, reward_scale=scale)
+    e.reset(seed=1)
+    for _agent in e.agent_iter(max_iter=200):
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.episode.truncated
+    assert sorted(abs(r) for r in e.episode.returns) == pytest.approx([1.0] * 4)  # the forfeit: exactly the bound
 
 
 def test_check_env_through_make_with_render_modes() -> None:
@@ -123,13 +171,13 @@ def test_hands_zero_is_the_whole_game_in_gymnasium() -> None:
 
 def test_encoding_once_per_step_and_a_cached_mask(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = gym_env.encode_observation
+    real = gym_env.encode_position
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(gym_env, "encode_observation", counting)
+    monkeypatch.setattr(gym_env, "encode_position", counting)
     e = CanastaGymEnv("classic", 2, opponents="basic")
     obs, _ = e.reset(seed=2)
     for _ in range(20):
@@ -213,13 +261,13 @@ def test_env_is_wrapped_like_pettingzoo_classic_envs() -> None:
 
 def test_pettingzoo_final_observation_and_one_encoding_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = pz_env.encode_observation
+    real = pz_env.encode_position
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pz_env, "encode_observation", counting)
+    monkeypatch.setattr(pz_env, "encode_position", counting)
     e = CanastaEnv("classic", 2, render_mode="ansi")
     e.reset(seed=7)
     rng = np.random.default_rng(7)
@@ -236,3 +284,28 @@ def test_pettingzoo_final_observation_and_one_encoding_per_step(monkeypatch: pyt
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert final is not None and final["observation"][_meld_block("classic", 2)].any()
     assert e.game.hand_no == 1 and e.render().startswith("hand 1,")  # type: ignore[union-attr]
+
+
+@pytest.mark.patches_engine  # (patches SetMeldPlay.observation: the pure-Python pass only)
+def test_gym_step_builds_no_observation_dict_for_random_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounds on work (issue 55): the agent's vector is read from the engine's codes and RandomPlayer reads no
+    observation, so a step against random opponents builds no observation dict; a basic opponent gets its own."""
+    from canasta.engine.setplay import SetMeldPlay
+
+    built: list[int] = []
+    real = SetMeldPlay.observation
+
+    def counting(self: Any, seat: int | None) -> Any:
+        built.append(1)
+        return real(self, seat)
+
+    monkeypatch.setattr(SetMeldPlay, "observation", counting)
+    for opponents, expect_dicts in (("random", False), ("basic", True)):
+        e = CanastaGymEnv("classic", 2, opponents=opponents)
+        obs, _ = e.reset(seed=4)
+        built.clear()
+        for _ in range(10):
+            obs, _, term, trunc, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            if term or trunc:
+                break
+        assert bool(built) == expect_dicts

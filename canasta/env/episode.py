@@ -5,11 +5,16 @@ An episode is ``hands`` hands (``hands=0``: the whole game, in every environment
 an episode ends without the next deal, so the final observation shows the finished hand. ``max_steps``
 actions truncate it: the side to act forfeits (:func:`canasta.env.rewards.forfeit_rewards`).
 ``max_hands`` caps a whole game (OpenSpiel's games need a bounded length): it then ends as it stands.
+
+An episode keeps what an environment computed for the position (its legal actions' indices, OpenSpiel's
+strings) until the next :meth:`Episode.push`: change the game only through ``push`` (a resample changes a
+fresh copy, which starts without them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from canasta.engine.actions import Action
 from canasta.engine.game import Game
@@ -44,6 +49,12 @@ class Episode:
         self.terminated = game.is_over
         self.truncated = False
         self.returns = [0.0] * game.num_players
+        #: index -> legal action of the position, for the environment that encodes them (canasta.encoding's
+        #: legal_indices): emptied by every push and in every copy
+        self.legal: dict[int, Action] | None = None
+        #: texts of the position (OpenSpiel's observation and information-state strings), by the environment's
+        #: key: emptied by every push and in every copy, as ``legal``
+        self.texts: dict[Any, str] = {}
         self._arm()
 
     @property
@@ -65,6 +76,8 @@ class Episode:
             raise RuntimeError("the episode is over")
         g = self.game
         before = len(g.hand_results)
+        self.legal = None
+        self.texts = {}
         g.push(action)
         return self._after(before, count_step=True)
 
@@ -99,7 +112,13 @@ class Episode:
         new.__dict__.update(self.__dict__)
         new.game = self.game.copy()
         new.returns = list(self.returns)
+        new.legal = None
+        new.texts = {}
         return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
+        # OpenSpiel's State.clone() deep-copies a Python state's attributes: the engine's copy is that deep copy
+        return self.copy()
 
 
 def render_by_mode(render_mode: str | None, text: Callable[[], str]) -> str | None:

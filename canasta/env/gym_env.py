@@ -36,11 +36,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
+from canasta.encoding import action_mask, describe_index, encode_position, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
 from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
 from canasta.players import Player, get_player
+from canasta.players.random_player import RandomPlayer
 from canasta.variants import VARIANTS, find_variant
 
 #: Penalty of an action the mask does not allow (the position is unchanged).
@@ -105,8 +106,9 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         mine = not self.episode.done and g.actor == self.seat
         self._legal = legal_indices(g.legal_actions(), self.variant) if mine else {}
         mask = action_mask(self._legal, self.variant)
-        vector = encode_observation(g.observation(self.seat))
-        np.clip(vector, self._low, self._high, out=vector)
+        vector = encode_position(g, self.seat)
+        np.minimum(vector, self._high, out=vector)  # clipped to the bounds: the ufuncs skip np.clip's wrapper
+        np.maximum(vector, self._low, out=vector)
         self._mask = mask.astype(bool)
         return {"observation": vector, "action_mask": mask}
 
@@ -122,7 +124,10 @@ class CanastaGymEnv(gym.Env):  # type: ignore[type-arg,misc,unused-ignore]
         reward = 0.0
         while not ep.done and g.actor != self.seat:
             actor = g.actor
-            reward += ep.push(self._others[actor].choose(g.observation(actor), g.legal_actions()))[self.seat]
+            player = self._others[actor]
+            # RandomPlayer never reads its observation: building the dict cost more than its move
+            obs = {} if isinstance(player, RandomPlayer) else g.observation(actor)
+            reward += ep.push(player.choose(obs, g.legal_actions()))[self.seat]
         return reward
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

@@ -4,7 +4,8 @@
 >>> import canasta.env.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_canasta", {"players": 2, "variant": "classic"})
 
-Parameters: ``variant`` (default "classic"), ``players`` (2..4, default 2; Hand and Foot also 6 and 8),
+Parameters: ``variant`` (default "classic"), ``players`` (default 2; any count the variant is played by, its
+``player_counts``: Classic, Cuban and Uruguayan 2, 3, 4, 6; Hand and Foot 2 to 8; Burraco 2, 4; Mille 2; the rest 4),
 ``hands`` (hands per episode, default 1; 0: the whole game, as in the PettingZoo and Gymnasium
 environments, capped at :data:`MAX_GAME_HANDS` hands), ``reward`` ("margin" or "win") and
 ``reward_scale`` (0.01), as in canasta.env.rewards, ``num_deals`` (chance outcomes of the deal,
@@ -29,8 +30,9 @@ An episode cut at ``max_game_length`` (:data:`MAX_STEPS_PER_HAND` actions a hand
 forfeit of the side to act. The terminal state shows the finished hand (no next deal).
 
 **Observations.** ``observation_tensor`` is canasta.encoding's vector of
-``Game.observation(player)``, float64 as OpenSpiel's API has it (the Gymnasium and
-PettingZoo environments serve float32); ``observation_string`` the same view as text.
+``Game.observation(player)`` (canasta.encoding.encode_position, read from the engine's codes), float32 as
+OpenSpiel stores tensors (C++ ``float``), as the Gymnasium and PettingZoo environments serve it;
+``observation_string`` the same view as text.
 ``information_state_string`` is the player's perfect-recall view: its own dealt
 cards and draws, every public action of every seat in order, and its current
 view of the table. There is no information-state *tensor*
@@ -43,6 +45,11 @@ so OpenSpiel's ``ISMCTSBot`` runs on it. A hand is never dealt a card the rules 
 out as it comes into a hand (red threes; more threes than American lets a seat keep):
 every resampled state passes ``canasta.validation.validate_position``, the invariants
 random play keeps (tests/test_env_openspiel_resample.py).
+
+**Speed.** ``clone()`` is the engine's ``Game.copy()``: OpenSpiel clones a Python state by building a new
+initial state and deep-copying each attribute, and here the config is shared and the episode copies itself
+(docs/environments.md). A resample is one clone and one draw from the sampler, which seeds its shuffle:
+:func:`seeded_resampler` makes OpenSpiel's ``ISMCTSBot`` reproducible.
 """
 
 from __future__ import annotations
@@ -50,13 +57,15 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from canasta.cards import NUM_CODES, format_cards
-from canasta.encoding import decode, encode_observation, legal_indices, num_actions, obs_size
+from canasta.encoding import decode, describe_index, encode_position, legal_indices, num_actions, obs_size
+from canasta.engine.actions import Action
 from canasta.engine.american import AmericanGame
 from canasta.engine.feet import FootGame
 from canasta.engine.game import Game
@@ -108,6 +117,16 @@ class _Config:
         #: hands an episode may last, and the actions that truncate it
         self.max_hands = self.hands or MAX_GAME_HANDS
         self.max_steps = MAX_STEPS_PER_HAND * self.max_hands
+        self._never_held: frozenset[int] | None = None
+
+    def never_held(self, game: Game) -> frozenset[int]:
+        """canasta.validation.never_held of the game's rules (the same for every position), computed once."""
+        if self._never_held is None:
+            self._never_held = frozenset(never_held(game))
+        return self._never_held
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
+        return self  # never changed once built: states and their clones share it
 
 
 class CanastaGame(pyspiel.Game):  # type: ignore[misc]
@@ -134,9 +153,10 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]
         self.hands = config.hands
         self.num_deals = config.num_deals
         self.rules = config.rules
+        self.config = config
 
     def new_initial_state(self) -> CanastaState:
-        return CanastaState(self)
+        return CanastaState(self, self.config)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CanastaObserver:
         return CanastaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.variant,
@@ -151,9 +171,11 @@ def _deal_outcomes(num_deals: int) -> tuple[tuple[int, float], ...]:
 class CanastaState(pyspiel.State):  # type: ignore[misc]
     """One position: the chance node before the deal, then an engine Game in an Episode."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, config: _Config | None = None) -> None:
         super().__init__(game)
-        self._g = _Config(game.get_parameters())
+        # OpenSpiel's clone() builds a new initial state, then deep-copies each attribute (the config is
+        # shared, the episode copied by the engine's Game.copy): the game's parsed config saves parsing again
+        self._g = config if config is not None else _Config(game.get_parameters())
         self.episode: Episode | None = None
 
     @property
@@ -175,9 +197,17 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._terminal()
 
+    def _legal_indices(self) -> dict[int, Action]:
+        """Index -> legal action of the position, computed once (OpenSpiel asks for the legal actions, then
+        applies one: each asked the engine again)."""
+        episode = self.episode
+        assert episode is not None
+        if episode.legal is None:
+            episode.legal = legal_indices(episode.game.legal_actions(), self._g.variant)
+        return episode.legal
+
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.episode is not None
-        return sorted(legal_indices(self.episode.game.legal_actions(), self._g.variant))
+        return sorted(self._legal_indices())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return list(_deal_outcomes(self._g.num_deals))
@@ -188,8 +218,10 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             game = Game(c.variant, c.players, int(action), c.rules)
             self.episode = Episode(game, c.hands, c.max_steps, c.reward, c.reward_scale, max_hands=c.max_hands)
             return
-        g = self.episode.game
-        self.episode.push(decode(int(action), g.legal_actions(), c.variant))
+        chosen = self._legal_indices().get(int(action))
+        if chosen is None:
+            raise ValueError(f"action index {int(action)} ({describe_index(int(action), c.variant)}) is not legal here")
+        self.episode.push(chosen)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -199,7 +231,6 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
                 return format_action(decode(int(action), self.game.legal_actions(), self._g.variant))
             except ValueError:
                 pass
-        from canasta.encoding import describe_index
         return describe_index(int(action), self._g.variant)
 
     def returns(self) -> list[float]:
@@ -208,45 +239,23 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return list(self.episode.returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
-        """A state the player cannot tell from this one: unseen cards dealt again at random."""
+        """A state the player cannot tell from this one: unseen cards dealt again at random.
+
+        ``probability_sampler()`` (a float in [0, 1)) is called once and seeds the deal: a seeded sampler
+        (:func:`seeded_resampler`) makes a search reproducible."""
         clone: CanastaState = self.clone()
         if clone.episode is None or clone._terminal():
             return clone
         g = clone.episode.game
         rng = random.Random(int(float(probability_sampler()) * 2**31))
-        pool: list[int] = list(g.stock)
-        keep: list[list[int]] = []
-        for s in range(g.num_players):
-            if s == player_id:
-                keep.append([])
-                continue
-            hand = g.hands[s]
-            kept = [0] * NUM_CODES
-            for c in g.known[s]:  # cards everyone saw go into that hand (the engine's known_hands)
-                kept[c] += 1
-            keep.append(kept)
-            for c in range(NUM_CODES):
-                pool.extend([c] * (hand[c] - kept[c]))
-        if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
-            for p in [*g.extra_piles, *g.face_down]:
-                pool.extend(p)
-        if isinstance(g, FootGame):  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
-            for f in [*g.feet, *g.knees]:
-                pool.extend(f)
-            # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
-            for top in g.foot_shown:
-                if top is not None:
-                    pool.remove(top)
-            for piles in g.passing:
-                for p in piles:
-                    pool.extend(p[:-1])
-        rng.shuffle(pool)
+        keep, pool = _unseen_cards(g, player_id)
+        _shuffle(pool, rng)
         # the hands first, from the cards a hand may hold (never a red three the rules lay out at once):
         # then every valid deal of the unseen cards is equally likely
+        banned = self._g.never_held(g)
         for s in range(g.num_players):
             if s != player_id:
-                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool)
-        rng.shuffle(pool)  # the cards a hand skipped are back at the end: shuffled in with the rest
+                g.hands[s] = _deal_hand(g, s, keep[s], g.hand_sizes[s] - sum(keep[s]), pool, banned, rng)
         if isinstance(g, FootGame):
             g.feet = [[pool.pop() for _ in f[:-1]] + [top] if top is not None else [pool.pop() for _ in f]
                       for f, top in zip(g.feet, g.foot_shown, strict=True)]
@@ -259,7 +268,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
             g.face_down = [[pool.pop() for _ in p] for p in g.face_down]
         g.stock = pool
         # the logs must not keep the true hidden cards either
-        g.history = [(s, a, got if s == player_id else ()) for s, a, got in g.history]
+        g.history = [h if h[0] == player_id or not h[2] else (h[0], h[1], ()) for h in g.history]
         g.deals = [{**d, "hands": [h if s == player_id else [] for s, h in enumerate(d["hands"])],
                     "replacements": [r if s == player_id else [] for s, r in enumerate(d["replacements"])]}
                    for d in g.deals]
@@ -279,11 +288,60 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(g.to_dict(), sort_keys=True)
 
 
-def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) -> list[int]:
+#: a hand's counts with no card in it
+_NO_CARDS = (0,) * NUM_CODES
+
+
+def _unseen_cards(g: Game, player: int) -> tuple[list[Sequence[int]], list[int]]:
+    """(per seat, the counts of the cards everyone saw go into its hand; every card ``player`` cannot see)."""
+    keep: list[Sequence[int]] = []
+    pool = list(g.stock)
+    for s in range(g.num_players):
+        known = g.known[s]  # cards everyone saw go into that hand (the engine's known_hands)
+        if s == player or not known:
+            keep.append(_NO_CARDS)
+            if s != player:  # hands are sparse count vectors
+                pool.extend([c for c, n in enumerate(g.hands[s]) if n for _ in range(n)])
+            continue
+        kept = [0] * NUM_CODES
+        for c in known:
+            kept[c] += 1
+        keep.append(kept)
+        pool.extend([c for c, n in enumerate(g.hands[s]) if n for _ in range(n - kept[c])])
+    if isinstance(g, MeldIdGame):  # Burraco: the pozzetti and face-down pozzetti are unseen by everyone
+        for p in [*g.extra_piles, *g.face_down]:
+            pool.extend(p)
+    if isinstance(g, FootGame):  # Hand and Foot: every foot (and Triple Play's knee) is face down, the player's own too
+        for f in [*g.feet, *g.knees]:
+            pool.extend(f)
+        # the hand-passing deal: the turned-up top cards (last) of the dealt piles and feet are public
+        for top in g.foot_shown:
+            if top is not None:
+                pool.remove(top)
+        for piles in g.passing:
+            for p in piles:
+                pool.extend(p[:-1])
+    return keep, pool
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle in place: sorted by independent uniform keys, every order equally likely (a third of the
+    time of ``rng.shuffle``, which draws bounded integers one by one)."""
+    uniform = rng.random
+    cards.sort(key=lambda _card: uniform())
+
+
+def _deal_hand(game: Game, seat: int, kept: Sequence[int], n: int, pool: list[int], banned: frozenset[int],
+               rng: random.Random) -> list[int]:
     """``seat``'s hand: the ``kept`` counts plus ``n`` cards taken from the end of the shuffled ``pool``,
-    skipping the cards the rules never leave in a hand (canasta.validation), which stay in the pool."""
+    skipping the cards the rules never leave in a hand (``banned``: canasta.validation.never_held), which
+    go back into the pool at uniformly random places (so the pool stays a uniformly shuffled one)."""
     counts = list(kept)
-    banned = set(never_held(game))
+    if not isinstance(game, AmericanGame) and len(pool) >= n and banned.isdisjoint(pool[len(pool) - n:]):
+        for c in pool[len(pool) - n:]:  # the usual case: no card to skip
+            counts[c] += 1
+        del pool[len(pool) - n:]
+        return counts
     american = isinstance(game, AmericanGame)  # Modern American: a count of threes per seat instead
     threes_left = held_threes_allowed(game, seat) - sum(counts[c] for c in THREE_CODES) if isinstance(game, AmericanGame) else n
     skipped: list[int] = []
@@ -298,8 +356,29 @@ def _deal_hand(game: Game, seat: int, kept: list[int], n: int, pool: list[int]) 
             threes_left -= 1
         counts[c] += 1
         n -= 1
-    pool.extend(skipped)  # the caller shuffles the pool again
+    for c in skipped:  # inserting at a uniform place keeps a uniformly random order uniformly random
+        pool.insert(int(rng.random() * (len(pool) + 1)), c)
     return counts
+
+
+def seeded_resampler(random_state: Any) -> Any:
+    """A resampler for OpenSpiel's Python ``ISMCTSBot.set_resampler`` drawing from ``random_state`` (the
+    bot's ``numpy.random.RandomState``): the bot's own ``resample_from_infostate`` passes a system-seeded
+    ``pyspiel.UniformProbabilitySampler``, so two searches with one ``random_state`` differ without it.
+
+    >>> bot = ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(7))
+    >>> bot.set_resampler(seeded_resampler(bot._random_state))
+    """
+    def resample(state: Any, player: int) -> Any:
+        return state.resample_from_infostate(player, random_state.uniform)
+
+    return resample
+
+
+#: action -> its text: an information state writes every action of the game so far, and search asks for
+#: one at every node (emptied past the limit)
+_ACTION_TEXTS: dict[Action, str] = {}
+_ACTION_TEXTS_LIMIT = 100_000
 
 
 def information_state_text(game: Game, player: int) -> str:
@@ -310,11 +389,17 @@ def information_state_text(game: Game, player: int) -> str:
                      f" +{format_cards(d['replacements'][player])} up {format_cards(d['upcards'])}")
     # Hand and Foot's hand-passing deal: the choices made so far (the last actions) are hidden from the others
     hidden = len(game.history) - (sum(1 for k in game.kept if k) if isinstance(game, FootGame) and game.phase == "pass" else 0)
+    texts = _ACTION_TEXTS
+    if len(texts) > _ACTION_TEXTS_LIMIT:
+        texts.clear()
     for i, (s, a, got) in enumerate(game.history):
-        text = f"{s}:keep" if i >= hidden and s != player else f"{s}:{format_action(a)}"
-        if s == player and got:
-            text += f" [{format_cards(got)}]"
-        parts.append(text)
+        if i >= hidden and s != player:
+            parts.append(f"{s}:keep")
+            continue
+        text = texts.get(a)
+        if text is None:
+            text = texts[a] = format_action(a)
+        parts.append(f"{s}:{text} [{format_cards(got)}]" if s == player and got else f"{s}:{text}")
     parts.append(observation_text(game, player))
     return "\n".join(parts)
 
@@ -335,7 +420,7 @@ class CanastaObserver:
             raise ValueError(f"observation parameters not supported; passed {params}")
         #: perfect recall: the information state, which has a string (string_from) but no tensor
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(obs_size(variant, players), np.float64)
+        self.tensor = np.zeros(obs_size(variant, players), np.float32)  # what OpenSpiel stores (C++ float)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: CanastaState, player: int) -> None:
@@ -345,14 +430,19 @@ class CanastaObserver:
         if state.game is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode_observation(state.game.observation(player), np.float64)
+        self.tensor[:] = encode_position(state.game, player)
 
     def string_from(self, state: CanastaState, player: int) -> str:
         if state.game is None:
             return f"p{player} before the deal"
-        if self.perfect_recall:
-            return information_state_text(state.game, player)
-        return observation_text(state.game, player)
+        episode = state.episode
+        assert episode is not None
+        key = (self.perfect_recall, player)
+        text = episode.texts.get(key)  # a search asks again for the same state's (ISMCTS: up to 3 times a node)
+        if text is None:
+            text = information_state_text(state.game, player) if self.perfect_recall else observation_text(state.game, player)
+            episode.texts[key] = text
+        return text
 
 
 pyspiel.register_game(_GAME_TYPE, CanastaGame)

@@ -37,7 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from canasta.encoding import action_mask, describe_index, encode_observation, legal_indices, num_actions, obs_bounds
+from canasta.encoding import action_mask, describe_index, encode_position, legal_indices, num_actions, obs_bounds
 from canasta.engine.game import Game
 from canasta.env.episode import Episode, render_by_mode
 from canasta.env.rewards import DEFAULT_REWARD_SCALE, check_reward_mode
@@ -109,8 +109,9 @@ class CanastaEnv(AECEnv):  # type: ignore[misc,unused-ignore]
         if cached is not None:
             return cached
         seat = self._index[agent]
-        vector = encode_observation(self.game.observation(seat))
-        np.clip(vector, self._low, self._high, out=vector)
+        vector = encode_position(self.game, seat)
+        np.minimum(vector, self._high, out=vector)  # clipped to the bounds: the ufuncs skip np.clip's wrapper
+        np.maximum(vector, self._low, out=vector)
         if not self.episode.done and self.game.actor == seat:
             mask = action_mask(self._legal_now(), self.variant)
         else:

@@ -50,6 +50,15 @@ def reward_bound(game: Game, reward: str, scale: float, hands: int) -> float:
     return 2 * hand_margin_bound(game) * (sides - 1) / sides * scale * hands
 
 
+def normalized_reward_scale(variant: str, players: int, rules: dict[str, Any] | None = None, hands: int = 1) -> float:
+    """The ``reward_scale`` under which every margin reward of an episode of ``hands`` hands, a forfeit included,
+    lies within [-1, 1] (:func:`reward_bound` is 1). The default scale (0.01) counts in hundreds of points:
+    a hand's margin is then a few units while a forfeit is about ``bound / 100`` (1,080 in Classic); this scale
+    puts the forfeit at 1 and a typical hand near 0.005 (use ``reward="win"`` for a win/loss signal)."""
+    game = Game(variant, players, 0, rules or {})
+    return 1.0 / reward_bound(game, "margin", 1.0, max(hands, 1))
+
+
 def hand_rewards(game: Game, hand_results_before: int, scale: float) -> list[float]:
     """Per seat: ``scale`` * (own side's score in the hands finished since, minus the sides' mean)."""
     return _spread(game, episode_totals(game, hand_results_before), scale)

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from canasta.engine.game import Game
 from canasta.errors import OptionError
+from canasta.players.base import is_class_reference
 from canasta.tui.prompt import InputFn, PlainReader, PromptReader, is_interactive
 from canasta.tui.saves import autosaves, default_autosave_path, describe_load_conflicts, free_autosave, read_save
 from canasta.tui.session import HELP, TerminalGame
@@ -35,9 +36,12 @@ def parse_levels(values: list[str] | None) -> dict[int, str] | None:
     for value in values:
         for item in filter(None, (x.strip() for x in value.split(","))):
             seat_text, sep, name = item.partition("=")
-            name = (name if sep else seat_text).strip().lower()
-            if name not in LEVEL_NAMES:
-                raise OptionError(f"--level {item!r}: the levels are {', '.join(LEVEL_NAMES)}")
+            name = (name if sep else seat_text).strip()
+            if not is_class_reference(name):  # an outside player (a trained agent) keeps its case
+                name = name.lower()
+                if name not in LEVEL_NAMES:
+                    raise OptionError(f"--level {item!r}: the levels are {', '.join(LEVEL_NAMES)}, "
+                                      "or an outside player as module.path:ClassName")
             if sep and not seat_text.strip().isdigit():
                 raise OptionError(f"--level {item!r}: write LEVEL or SEAT=LEVEL, e.g. 1=expert")
             levels[int(seat_text) if sep else -1] = name

@@ -30,6 +30,7 @@ from canasta.engine.idturn import SambaGame
 from canasta.errors import CanastaError, IllegalActionError, NotationError, OptionError
 from canasta.notation import ID_BASE, format_action, parse_action
 from canasta.players import Player, get_player, hint
+from canasta.players.base import is_class_reference, load_class_reference
 from canasta.record import export_record
 from canasta.scoring import settlement_lines
 from canasta.tui.prompt import MAX_LINE, Candidates, InputFn
@@ -138,7 +139,8 @@ class TerminalGame:
         self.bots: dict[int, Player] = {}
         for s, name in self.levels.items():
             try:
-                self.bots[s] = get_player(name, seed=s)
+                # an outside player (module.path:ClassName, e.g. canasta.env.policy_player's) as the arena takes it
+                self.bots[s] = load_class_reference(name)(s) if is_class_reference(name) else get_player(name, seed=s)
             except ValueError as exc:
                 raise OptionError(f"--level: {exc}") from None
         self.screen = screen
