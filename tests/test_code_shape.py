@@ -1,0 +1,56 @@
+"""The shape of the code in ``canasta/``: no function over 80 lines (a long function is split along its cases).
+
+``LONG_FUNCTIONS`` is a ratchet, like ``KNOWN_CYCLES`` in tests/test_import_graph.py: the functions that were over
+the limit on 2026-12-02, each with the length it may not exceed. A new long function fails; one that grows fails;
+one that is split must leave the list (the test says so), until the list is empty.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "canasta"
+MAX_LINES = 80
+
+#: "module path:function name" -> the most lines it may have until it is split
+LONG_FUNCTIONS: dict[str, int] = {
+    "web/app.py:create_app": 301,
+    "engine/setrules.py:filter_play": 117,
+    "engine/setrules.py:check_meld_like": 115,
+    "engine/setrules.py:play_actions": 113,
+    "engine/idturn.py:_play_actions": 112,
+    "players/feet_basic.py:choose_feet": 103,
+    "engine/setgame.py:_play_actions": 99,
+    "engine/feet.py:_check_take": 97,
+    "engine/idmelds.py:_legal_actions": 91,
+    "scorekeeper.py:_check_table": 86,
+    "scorekeeper.py:_side": 83,
+    "players/expert.py:determinize": 83,
+    "tui/__init__.py:run_play": 82,
+    "encoding.py:encode_observation": 81,
+}
+
+
+def function_lengths() -> dict[str, int]:
+    lengths: dict[str, int] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None:
+                key = f"{path.relative_to(PACKAGE).as_posix()}:{node.name}"
+                lengths[key] = max(lengths.get(key, 0), node.end_lineno - node.lineno + 1)
+    return lengths
+
+
+def test_no_function_is_over_eighty_lines_but_those_listed_and_none_grows() -> None:
+    too_long = {name: lines for name, lines in function_lengths().items() if lines > MAX_LINES}
+    new = {name: lines for name, lines in too_long.items() if name not in LONG_FUNCTIONS}
+    grown = {name: lines for name, lines in too_long.items() if lines > LONG_FUNCTIONS.get(name, lines)}
+    assert not new, f"functions over {MAX_LINES} lines: split them along their cases: {new}"
+    assert not grown, f"listed long functions grew: split them instead: {grown}"
+
+
+def test_a_function_split_leaves_the_list() -> None:
+    lengths = function_lengths()
+    done = sorted(name for name in LONG_FUNCTIONS if lengths.get(name, 0) <= MAX_LINES)
+    assert not done, f"now within {MAX_LINES} lines (or gone): remove from LONG_FUNCTIONS: {done}"
