@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,10 @@ def test_serve_and_arena_leave_the_folder_they_run_in_clean(tmp_path: Path, monk
     assert result.exit_code == 0, result.output
     assert written == [data / "canasta" / "arena" / "arena-results"]
     assert list(here.iterdir()) == []
+
+
+def test_help_shows_flags_without_a_value() -> None:
+    """A flag such as --resume takes no value, and the help says so (typer 0.29 showed '--resume <bool>')."""
+    result = subprocess.run([sys.executable, "-m", "canasta.cli", "play", "--help"], capture_output=True, text=True,
+                            env={**os.environ, "COLUMNS": "100"}, check=True)
+    assert "--resume" in result.stdout and "<bool>" not in result.stdout
