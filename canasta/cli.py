@@ -459,12 +459,25 @@ def missing_module_message(exc: ImportError) -> str:
 
 def main() -> None:
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        raise SystemExit(1) from None
+    except typer.TyperException as exc:  # Click's own refusals (an unknown option, a bad value): one line like ours
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `canasta` alone: the help, as Click shows it
+            typer.echo(exc.format_message())
+        else:
+            context = getattr(exc, "ctx", None)
+            hint = f" (try '{context.command_path} --help')" if context is not None else ""
+            typer.echo(f"error: {' '.join(exc.format_message().split())}{hint}", err=True)
+        raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except ImportError as exc:  # an extra not installed, anywhere a command reaches it: one line, no traceback
         if (exc.name or "").split(".")[0] in ("", "canasta"):
             raise  # a fault of canasta itself, not a missing install: keep the traceback
         typer.echo(f"error: {missing_module_message(exc)}", err=True)
         raise SystemExit(2) from None
+    if isinstance(code, int) and code:  # outside Click's standalone mode an Exit's status is returned
+        raise SystemExit(code)
 
 
 if __name__ == "__main__":

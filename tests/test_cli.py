@@ -96,7 +96,7 @@ def test_a_missing_extra_is_named_in_one_line(monkeypatch: pytest.MonkeyPatch, c
     numpy_missing = cli.missing_module_message(ModuleNotFoundError("No module named 'numpy'", name="numpy"))
     assert "'web'" not in numpy_missing and "reinstall canasta" in numpy_missing
 
-    def broken() -> None:
+    def broken(**_options: object) -> None:
         raise ModuleNotFoundError("No module named 'matplotlib'", name="matplotlib")
 
     monkeypatch.setattr(cli, "app", broken)
@@ -160,3 +160,12 @@ def test_help_shows_flags_without_a_value() -> None:
     result = subprocess.run([sys.executable, "-m", "canasta.cli", "play", "--help"], capture_output=True, text=True,
                             env={**os.environ, "COLUMNS": "100"}, check=True)
     assert "--resume" in result.stdout and "<bool>" not in result.stdout
+
+
+def test_click_s_own_refusals_are_one_line_like_every_other_error() -> None:
+    """An unknown option or a bad value reads like the project's other errors: one 'error:' line, status 2
+    (Typer's rich panel titled 'Error' was the only error in another form)."""
+    for args in (["play", "--bogus"], ["play", "--rule", "x"], ["score", "/no/such/file"]):
+        result = subprocess.run([sys.executable, "-m", "canasta.cli", *args], capture_output=True, text=True)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, (args, result.stderr)
