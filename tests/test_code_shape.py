@@ -21,7 +21,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:play_actions": 113,
     "engine/idturn.py:_play_actions": 112,
     "players/feet_basic.py:choose_feet": 103,
-    "engine/setgame.py:_play_actions": 99,
     "engine/feet.py:_check_take": 97,
     "engine/idmelds.py:_legal_actions": 91,
     "scorekeeper.py:_check_table": 86,

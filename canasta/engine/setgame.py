@@ -162,10 +162,39 @@ class SetMeldGame(SetMeldPlay):
         size = self.hand_sizes[seat]
         melds = self.melds[side]
         wilds = self._wild_kinds(hand)
+        ordinary = self._threes_ordinary
+        out, discards = self._rank_plays(hand, full, melds, wilds)
+        if self._special_codes:
+            self._special_actions(hand, full, melds, out, discards)
+        if wilds:
+            out.extend(self._wild_additions(melds, wilds))
+        bt = hand[12] + hand[15] if self._black_three_melds else 0
+        out.extend(self._black_three_plays(hand, melds, size, bt))
+        if v.wild_canastas and WILD_RANK not in melds:
+            out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
+        if size <= 4:
+            out.extend(self._completions(hand, melds, wilds, ordinary))
+        if size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds):
+            # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
+            out = self._checked_plays(out)
+        pending_ok = self._pending_met(side)
+        if not self.no_discard and (pending_ok or size == 1):
+            out.extend(self._allowed_discards(full, size, discards))
+        if not pending_ok:
+            out.append(RETRACT_ACTION)
+        if self.no_discard and pending_ok:
+            out.append(END_ACTION)
+        if not self.asked and self._may_ask():
+            out.append(ASK_ACTION)
+        return self._finish_play_actions(out, pending_ok)
+
+    def _rank_plays(self, hand: list[int], full: list[int], melds: dict[int, Meld],
+                    wilds: list[int]) -> tuple[list[Action], list[Action]]:
+        """Rank by rank: the new melds and natural additions (one canonical suit each), and a discard of each
+        rank held."""
         out: list[Action] = []
         append = out.append
         discards: list[Action] = []
-        ordinary = self._threes_ordinary
         # a meld of one natural and two wild cards, where the variant allows it (Mille)
         # (each mix of jokers and 2s: a joker and a 2 differ in value)
         wild_pairs = wild_mixes(hand, 2) if self._min_naturals < 2 else []
@@ -199,59 +228,53 @@ class SetMeldGame(SetMeldPlay):
             else:
                 for pair in wild_pairs:
                     append(_meld((first, *pair)))
-        if self._special_codes:
-            self._special_actions(hand, full, melds, out, discards)
-        if wilds:
-            for r, m in melds.items():
-                if r == THREE and not ordinary:
-                    continue
-                n = len(m.cards)
-                if r == WILD_RANK:
-                    ok = n < v.WILD_MELD_MAX
-                else:
-                    ok = self._wild_room(m.naturals, m.wilds, n >= 7) > 0
-                if ok:
-                    for w in wilds:
-                        append(_add_wild(w, r))
-        bt = hand[12] + hand[15] if self._black_three_melds else 0
-        if bt >= 3 and size - bt <= 1:
-            codes = [c for c in BLACK_THREE_CODES for _ in range(hand[c])]
-            append(Action(MELD, tuple(codes[:3])))
-            if bt == 4:
-                append(Action(MELD, tuple(codes)))
-        if bt and THREE in melds:  # the black threes melded in going out, and the rest of them after
-            append(Action(ADD, (12 if hand[12] else 15,), THREE))
-        if v.wild_canastas and WILD_RANK not in melds:
-            out.extend(_meld(cards) for cards in wild_mixes(hand, 3))
-        if size <= 4:
-            out.extend(self._completions(hand, melds, wilds, ordinary))
-        if size <= 4 or bt >= 3 or self.permission is not None or (bt and THREE in melds):
-            # an action may leave 0 or 1 card (going out), or a yes/no binds: check each fully
-            out = self._checked_plays(out)
-            append = out.append
-        pending_ok = self._pending_met(side)
-        if not self.no_discard and (pending_ok or size == 1):
-            for code in () if ordinary else (12, 15):  # one black three stands for both (only the colour matters)
-                if full[code]:
-                    discards.append(_DISCARD_ACTIONS[code])
-                    break
-            for code in TWO_CODES:
-                if full[code]:
-                    discards.append(_DISCARD_ACTIONS[code])
-                    break
-            if full[JOKER]:
-                discards.append(_DISCARD_ACTIONS[JOKER])
-            if size > 1:
-                out.extend(discards)
+        return out, discards
+
+    def _wild_additions(self, melds: dict[int, Meld], wilds: list[int]) -> list[Action]:
+        """A wild card of each kind held onto each meld with room for one."""
+        v = self.variant
+        out: list[Action] = []
+        for r, m in melds.items():
+            if r == THREE and not self._threes_ordinary:
+                continue
+            n = len(m.cards)
+            if r == WILD_RANK:
+                ok = n < v.WILD_MELD_MAX
             else:
-                out.extend(a for a in discards if self._check_discard(a, raise_error=False))
-        if not pending_ok:
-            append(RETRACT_ACTION)
-        if self.no_discard and pending_ok:
-            append(END_ACTION)
-        if not self.asked and self._may_ask():
-            append(ASK_ACTION)
-        return self._finish_play_actions(out, pending_ok)
+                ok = self._wild_room(m.naturals, m.wilds, n >= 7) > 0
+            if ok:
+                out.extend(_add_wild(w, r) for w in wilds)
+        return out
+
+    def _black_three_plays(self, hand: list[int], melds: dict[int, Meld], size: int, black_threes: int) -> list[Action]:
+        """Black threes melded in going out (three or four of them), and the rest added after."""
+        out: list[Action] = []
+        if black_threes >= 3 and size - black_threes <= 1:
+            codes = [c for c in BLACK_THREE_CODES for _ in range(hand[c])]
+            out.append(Action(MELD, tuple(codes[:3])))
+            if black_threes == 4:
+                out.append(Action(MELD, tuple(codes)))
+        if black_threes and THREE in melds:
+            out.append(Action(ADD, (12 if hand[12] else 15,), THREE))
+        return out
+
+    def _allowed_discards(self, full: list[int], size: int, discards: list[Action]) -> list[Action]:
+        """The discards of the ranks held, a black three, a 2 and a joker (one suit each); the last card only if
+        discarding it goes out."""
+        discards = list(discards)
+        for code in () if self._threes_ordinary else (12, 15):  # one black three stands for both (only the colour matters)
+            if full[code]:
+                discards.append(_DISCARD_ACTIONS[code])
+                break
+        for code in TWO_CODES:
+            if full[code]:
+                discards.append(_DISCARD_ACTIONS[code])
+                break
+        if full[JOKER]:
+            discards.append(_DISCARD_ACTIONS[JOKER])
+        if size > 1:
+            return discards
+        return [a for a in discards if self._check_discard(a, raise_error=False)]
 
     def _two_wild_starts(self, hand: list[int]) -> list[tuple[int, ...]]:
         """The pairs of wild cards a meld of two naturals may start with (none: one wild card at most)."""
