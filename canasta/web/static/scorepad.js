@@ -197,7 +197,7 @@ function fillTeams(teams) {
 
 function totalsBefore(index) {
   const totals = [...Array(sides()).keys()].map(() => 0);
-  pad.hands.slice(0, index).forEach((h) => h.totals.forEach((v, k) => { totals[k] += v; }));
+  for (const h of pad.hands.slice(0, index)) h.totals.forEach((v, k) => { totals[k] += v; });
   return totals;
 }
 
@@ -267,7 +267,7 @@ function renderHistory() {
       + `<td><button type="button" class="edit-hand" data-edit="${i}">Edit hand ${i + 1}</button></td></tr>`;
   });
   box.innerHTML = html + "</table>";
-  box.querySelectorAll("[data-edit]").forEach((b) => b.addEventListener("click", () => editHand(Number(b.dataset.edit))));
+  for (const b of box.querySelectorAll("[data-edit]")) b.addEventListener("click", () => editHand(Number(b.dataset.edit)));
   const game = pad.hands[pad.hands.length - 1].game;
   let status = "";
   if (game && game.over && game.winner !== null && game.winner !== undefined) {

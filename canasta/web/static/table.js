@@ -23,7 +23,7 @@ let shownResults = null;     // hand results already shown as a sheet
 let backoff = 250;
 let nextId = 1;
 let sentAt = null;           // the version an action was sent at: one action per version (no double sends)
-let lastActor = undefined;   // for announcing turn changes
+let lastActor;   // for announcing turn changes
 let lastPublic = null;       // the previous observation, to announce what changed (a foot, a pozzetto)
 let handOrder = localStorage.getItem("canasta.handOrder") || "rank";  // "rank", "suit" or "custom"
 let customOrder = [];        // the hand as the player arranged it by drag ("custom")
@@ -247,7 +247,7 @@ function setState(s) {
 /** The melds the other seats made or added to since our own last move (on a new deal: none). */
 function markOthersPlays(o, sameDeal) {
   const sizes = new Map();
-  o.melds.forEach((list, side) => list.forEach((m) => sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length)));
+  o.melds.forEach((list, side) => { for (const m of list) sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length); });
   const last = events[events.length - 1];
   if (!sameDeal || (last && last.seat === mySeat())) freshMelds = new Set();  // our move, or a new deal: start again
   else for (const [key, n] of sizes) if ((meldSizes.get(key) || 0) !== n) freshMelds.add(key);
