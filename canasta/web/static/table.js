@@ -493,6 +493,8 @@ function closedPile(top, natural, badgeText) {
   const badge = document.createElement("span");
   badge.className = "badge " + (natural ? "natural" : "mixed");
   badge.textContent = badgeText;
+  // a phone shows the short form ("dirty 7"): a completed pile is a compact badge, not a row of its own
+  badge.dataset.short = badgeText.replace(/^(\S+)\s.*·\s*(\d+)$/, "$1 $2");
   frag.append(badge);
   return frag;
 }
@@ -1346,6 +1348,9 @@ function announceNotes() {
 
 // ------------------------------------------------------------------ wiring
 function wire() {
+  // a phone docks the hand and the moves at the bottom of the screen: the page keeps room for the dock
+  const dock = document.querySelector(".controls");
+  new ResizeObserver(() => document.body.style.setProperty("--dock-height", `${dock.offsetHeight}px`)).observe(dock);
   $("hint-btn").addEventListener("click", () => send({ type: "hint" }));
   $("panel-btn").addEventListener("click", () => {
     const open = document.body.classList.toggle("panel-open");
@@ -1361,6 +1366,8 @@ function wire() {
   $("melds-us").addEventListener("dblclick", attemptMeld);
   for (const b of document.querySelectorAll("[data-order]")) b.addEventListener("click", () => setHandOrder(b.dataset.order));
   renderSortButtons();
+  // on a phone the guide's step is cut to three lines: a tap on it shows it whole
+  $("guide").addEventListener("click", (e) => { if (e.target.id !== "guide-close") $("guide").classList.toggle("open"); });
   $("guide-close").addEventListener("click", () => {
     localStorage.setItem(GUIDE_KEY, "done");
     $("guide").hidden = true;
