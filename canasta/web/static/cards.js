@@ -35,7 +35,7 @@ export function rankIndex(text) {
 }
 
 export function sortCards(cards) {
-  const suitOrder = "shdc";
+  const suitOrder = "shcd";  // alternating colours
   return [...cards].sort((a, b) => rankIndex(a) - rankIndex(b)
     || suitOrder.indexOf(parseCard(a).suit) - suitOrder.indexOf(parseCard(b).suit));
 }
