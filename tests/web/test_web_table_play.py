@@ -6,6 +6,7 @@ are played by the test through the stage, so what the page receives and when is 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -217,4 +218,20 @@ def test_the_hand_end_is_read_aloud_with_its_result_and_focuses_the_panel(browse
     for side in result["sides"]:
         assert f"{side['total']} this hand" in said, said
     assert page.evaluate("document.activeElement.id") == "sheet-close"
+    page.context.close()
+
+
+# ---------------------------------------------------------------- defect 6
+def test_a_refusal_is_in_the_players_words(browser: Any, server: Server) -> None:
+    """The rule's id and the citation of the rule text stay out of the message (they go to the console)."""
+    game, me = play_phase(7)
+    page = new_page(browser)
+    stage = Stage(page, game, me)
+    stage.open(server.base)
+    refusal = {"type": "error", "code": "illegal", "rule": "meld-rank",
+               "message": "A meld needs three cards of one rank (Bicycle 'Melds')"}
+    for ws in stage.sockets:
+        ws.send(json.dumps(refusal))
+    page.wait_for_function("document.getElementById('message').textContent.length > 0", timeout=WAIT)
+    assert page.inner_text("#message") == "A meld needs three cards of one rank"
     page.context.close()

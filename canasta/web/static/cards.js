@@ -187,3 +187,26 @@ export function scoreChart(series, names) {
   });
   return svg;
 }
+
+/** A move in words, without who made it ("drew from the stock", "added 2♣ to the 4s"): for the replay. */
+export function moveWords(action) {
+  const a = parseActionText(action);
+  const cards = a.cards.map(cardName).join(" ");
+  const meld = (t) => (t === "W" ? "the wild meld" : t.startsWith("#") ? `meld ${t}` : `the ${t}s`);
+  switch (a.verb) {
+    case "draw": return "drew from the stock";
+    case "take": return a.target ? `took the pile, its top card onto ${meld(a.target)}` : `took the pile${cards ? ` with ${cards}` : ""}`;
+    case "meld": return `melded ${cards}`;
+    case "add": return `added ${cards} to ${meld(a.target)}`;
+    case "discard": return `discarded ${cards}`;
+    case "ask": return "asked: \"Partner, may I go out?\"";
+    case "yes": return "answered yes";
+    case "no": return "answered no";
+    case "retract": return "took back the meld";
+    case "end": return "declined the pile: the hand ends";
+    case "merge": return `combined melds ${a.target.replace(" ", " and ")}`;
+    case "keep": return `kept pile ${a.target} as the foot`;
+    case "special": return `laid down a special hand: ${a.target}`;
+    default: return action;
+  }
+}

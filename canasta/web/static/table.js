@@ -239,12 +239,19 @@ function onMessage(m) {
       auth = null;
     }
     sentAt = null;  // refused: the selection stays as it is, ready for another try
-    showMessage(m.message + (m.rule ? ` (${m.rule})` : ""), "error");
+    showMessage(playerWords(m), "error");
     if (state) { renderHand(); renderActions(); }
     return;
   }
   if (m.type === "hint") showHint(m);
   if (m.type === "undone") sentAt = null;  // undo (extras.js): back at a version, a fresh position to act in
+}
+
+/** A refusal in the player's words: the rule's id and the citation of the rule text go to the developer's log. */
+function playerWords(m) {
+  const cited = /\s*\((?:Bicycle|Denexa|Encyclopedia|Fragment|Terms)\b[^)]*\)/g;
+  if (m.rule || cited.test(m.message)) console.debug("refused:", m.rule || "", m.message);
+  return m.message.replace(cited, "").replace(/\s*\[[a-z0-9-]+\]$/, "").trim();
 }
 
 // Every seat is told when the creator chose the seed (a practice game), and sees the commitment to the
