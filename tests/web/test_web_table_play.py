@@ -235,3 +235,39 @@ def test_a_refusal_is_in_the_players_words(browser: Any, server: Server) -> None
     page.wait_for_function("document.getElementById('message').textContent.length > 0", timeout=WAIT)
     assert page.inner_text("#message") == "A meld needs three cards of one rank"
     page.context.close()
+
+
+# ---------------------------------------------------------------- defect 9
+class VersionedStage(Stage):
+    """The stage refusing an action chosen at an older version as the server does ('stale')."""
+
+    def _on_message(self, ws: Any, raw: str | bytes) -> None:
+        m = json.loads(raw)
+        if m.get("type") == "action" and m.get("version") != self.version:
+            ws.send(json.dumps({"type": "error", "code": "stale", "id": m.get("id"),
+                                "message": f"the game is at version {self.version}, the action was chosen at {m['version']}"}))
+            return
+        super()._on_message(ws, raw)
+
+
+def test_two_tabs_of_one_seat_the_second_is_told(browser: Any, server: Server) -> None:
+    """Both tabs of one seat discard at once: the first is played, the second tab says its move was not made."""
+    game, me = play_phase(7)
+    first, second = new_page(browser), new_page(browser)
+    stage = VersionedStage(first, game, me)
+    stage.open(server.base)
+    stage.page = second
+    stage.open(server.base)
+    card = next(t for t in (format_action(a) for a in game.legal_actions()) if t.startswith("discard")).split()[1]
+    for page in (first, second):
+        page.locator(f'#hand .card[data-card="{card}"]').first.click(position={"x": 8, "y": 30})
+    v = stage.version
+    first.click("#pile")
+    first.wait_for_function(f"Number(document.body.dataset.version) === {v + 1}", timeout=WAIT)
+    # the stage answers the tab that sent: the second still shows the old position, and discards too
+    second.click("#pile")
+    second.wait_for_function("document.getElementById('message').textContent.includes('not made')", timeout=WAIT)
+    assert "version" not in second.inner_text("#message")
+    assert stage.sent == [f"discard {card}"]
+    first.context.close()
+    second.context.close()

@@ -249,6 +249,11 @@ function onMessage(m) {
 
 /** A refusal in the player's words: the rule's id and the citation of the rule text go to the developer's log. */
 function playerWords(m) {
+  // the seat moved from another tab or window first (or the game moved on): this move was not made
+  if (m.code === "stale") {
+    console.debug("refused:", m.code, m.message);
+    return "Your move was not made: the table moved on first (a move from another tab or window of this seat?). It shows the table as it is now.";
+  }
   const cited = /\s*\((?:Bicycle|Denexa|Encyclopedia|Fragment|Terms)\b[^)]*\)/g;
   if (m.rule || cited.test(m.message)) console.debug("refused:", m.rule || "", m.message);
   return m.message.replace(cited, "").replace(/\s*\[[a-z0-9-]+\]$/, "").trim();
