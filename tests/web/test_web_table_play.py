@@ -7,6 +7,7 @@ are played by the test through the stage, so what the page receives and when is 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -271,3 +272,28 @@ def test_two_tabs_of_one_seat_the_second_is_told(browser: Any, server: Server) -
     assert stage.sent == [f"discard {card}"]
     first.context.close()
     second.context.close()
+
+
+# ---------------------------------------------------------------- defect 7
+@pytest.mark.parametrize(("variant", "players"), [("classic", 6), ("hand-and-foot", 6), ("hand-and-foot", 8)])
+def test_six_and_eight_players_are_offered_and_seated(browser: Any, server: Server, variant: str,
+                                                      players: int) -> None:
+    """The start page offers every count the engine plays (it stopped at four); at the table each seat has its
+    label, one on each side and the rest across the top, and nothing passes the page's width."""
+    page = new_page(browser, width=1366, height=800)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    page.select_option("#variant", variant)
+    assert str(players) in page.eval_on_selector_all("#players option", "els => els.map(e => e.value)")
+    game = Game(variant, players, 1, {})
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    seats = page.eval_on_selector_all(".seat[data-seat]", "els => els.map(e => Number(e.dataset.seat))")
+    assert sorted(seats) == list(range(players))
+    assert page.locator("#seat-top .seat-sub").count() == players - 3
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    look_path = os.environ.get("CANASTA_LAYOUT_SHOTS")
+    if look_path:
+        page.screenshot(path=f"{look_path}/{variant}-{players}.png")
+    assert page.errors == []
+    page.context.close()

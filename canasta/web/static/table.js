@@ -514,55 +514,77 @@ function positions() {
   const rel = (k) => (base + k) % n;
   if (n === 4) return { bottom: rel(0), left: rel(1), top: rel(2), right: rel(3) };
   if (n === 3) return { bottom: rel(0), left: rel(1), right: rel(2) };
+  if (n > 4) {
+    // six or eight players: one on each side, the rest across the top (in the order of play)
+    return { bottom: rel(0), left: rel(1), right: rel(n - 1), top: [...Array(n - 3).keys()].map((k) => rel(k + 2)) };
+  }
   return { bottom: rel(0), top: rel(1) };
 }
 
 function renderSeats() {
   const pos = positions();
-  const o = state.obs;
   for (const where of ["top", "left", "right", "bottom"]) {
     const box = $(`seat-${where}`);
     const seat = pos[where];
     box.innerHTML = "";
+    box.classList.remove("seats-row");
     if (seat === undefined) { box.hidden = true; continue; }
     box.hidden = false;
-    box.dataset.seat = String(seat);
-    box.classList.toggle("acting", o.actor === seat);
-    const info = state.seats[seat];
-    const label = document.createElement("div");
-    label.className = "seat-label";
-    const name = document.createElement("strong");
-    // each tag in one piece: a narrow side column (phones) would otherwise break "(computer" from ")"
-    const parts = seatNameParts(seat);
-    name.append(parts.base);
-    for (const tag of parts.tags) {
-      const kind = document.createElement("span");
-      kind.className = "seat-kind";
-      kind.textContent = `(${tag})`;
-      name.append(" ", kind);
+    if (Array.isArray(seat)) {  // several seats in a row, each a seat of its own
+      box.classList.add("seats-row");
+      delete box.dataset.seat;
+      box.classList.remove("acting");
+      for (const one of seat) {
+        const sub = document.createElement("div");
+        sub.className = "seat seat-sub";
+        fillSeat(sub, one, where);
+        box.append(sub);
+      }
+      continue;
     }
-    const count = o.hand_sizes[seat];
-    const counted = document.createElement("span");
-    counted.className = "count";
-    counted.dataset.count = String(count);
-    counted.textContent = plural(count, "card");
-    label.append(name, " ", counted);
-    for (const extra of seatFlowExtras(seat)) label.append(" ", extra);
-    for (const extra of seatExtras(seat)) {
-      const span = document.createElement("span");
-      span.className = "seat-extra";
-      span.textContent = extra;
-      label.append(" ", span);
-    }
-    if (info.kind === "human" && !info.claimed) label.insertAdjacentHTML("beforeend", " <em>(waiting for a friend)</em>");
-    box.append(label);
-    if (where !== "bottom" || mySeat() === null) {
-      const fan = document.createElement("div");
-      fan.className = "backs";
-      fan.setAttribute("aria-hidden", "true");  // the count above says it
-      for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardElement("??", { small: true }));
-      box.append(fan);
-    }
+    fillSeat(box, seat, where);
+  }
+}
+
+/** One seat's label (name, cards, number, marks) and the backs of its cards, in `box`. */
+function fillSeat(box, seat, where) {
+  const o = state.obs;
+  box.dataset.seat = String(seat);
+  box.classList.toggle("acting", o.actor === seat);
+  const info = state.seats[seat];
+  const label = document.createElement("div");
+  label.className = "seat-label";
+  const name = document.createElement("strong");
+  // each tag in one piece: a narrow side column (phones) would otherwise break "(computer" from ")"
+  const parts = seatNameParts(seat);
+  name.append(parts.base);
+  for (const tag of parts.tags) {
+    const kind = document.createElement("span");
+    kind.className = "seat-kind";
+    kind.textContent = `(${tag})`;
+    name.append(" ", kind);
+  }
+  const count = o.hand_sizes[seat];
+  const counted = document.createElement("span");
+  counted.className = "count";
+  counted.dataset.count = String(count);
+  counted.textContent = plural(count, "card");
+  label.append(name, " ", counted);
+  for (const extra of seatFlowExtras(seat)) label.append(" ", extra);
+  for (const extra of seatExtras(seat)) {
+    const span = document.createElement("span");
+    span.className = "seat-extra";
+    span.textContent = extra;
+    label.append(" ", span);
+  }
+  if (info.kind === "human" && !info.claimed) label.insertAdjacentHTML("beforeend", " <em>(waiting for a friend)</em>");
+  box.append(label);
+  if (where !== "bottom" || mySeat() === null) {
+    const fan = document.createElement("div");
+    fan.className = "backs";
+    fan.setAttribute("aria-hidden", "true");  // the count above says it
+    for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardElement("??", { small: true }));
+    box.append(fan);
   }
 }
 
