@@ -712,7 +712,8 @@ function renderMelds() {
       name.textContent = sideName(side);
       // Mille has no initial meld minimum (0): only the name is shown
       const parts = [];
-      if (min > 0) parts.push(`minimum ${min}`);
+      // at a hand's end the minimum shown would be the next hand's (it follows the new scores): left out
+      if (min > 0 && !o.hand_over) parts.push(`minimum ${min}`);
       if (o.opened[side] && min > 0) parts.push("opened");
       // the points melded so far this turn belong to the side whose turn it is
       if (side === actingSide && o.pending_value && o.winner === null) parts.push(`this turn ${o.pending_value}`);
