@@ -172,6 +172,8 @@ function flightSources(m) {
 
 /** Each card travels from where it was to where it went (none when the player asked for reduced motion). */
 function flyCards(flights) {
+  if (!flights.length) return;
+  for (const old of document.querySelectorAll(".card.flying")) old.remove();  // one update's cards at a time
   for (const f of flights.slice(-3)) {
     const mine = f.seat === mySeat();
     const target = f.to === "pile" ? $("pile")
