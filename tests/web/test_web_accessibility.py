@@ -303,6 +303,10 @@ def test_scorepad_game_to_the_target_with_undo_and_edit(browser: Any, server: Se
     hand(BIG, 4)
     assert rows.count() == 2
     assert "wins" in page.inner_text("#winner") and "target 5000" in page.inner_text("#winner")
+    # a won game takes no more hands (issue 49, defect 5): a new game, asked first
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#reset")
+    assert rows.count() == 0
     # nine kings: the message speaks of kings, never of a suit nobody typed
     teams = page.locator("[data-team]")
     fill_side(teams.nth(0), "K K K K K K K K K", [""], 0)

@@ -162,7 +162,11 @@ export function optionWords(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-export function itemLabel(key) {
+// Hand and Foot's table calls its completed piles clean, dirty and wild piles: its score items say the same
+const PILE_LABELS = { natural_canastas: "Clean piles", mixed_canastas: "Dirty piles", wild_canastas: "Wild piles" };
+
+export function itemLabel(key, variant = null) {
+  if (variant === "hand-and-foot" && PILE_LABELS[key]) return PILE_LABELS[key];
   return ITEM_LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 

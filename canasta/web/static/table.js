@@ -1365,7 +1365,7 @@ function showSheet(result) {
   html += result.went_out === null ? "<p>Nobody went out.</p>"
     : `<p>${escapeHtml(seatName(result.went_out))} went out${result.concealed ? " concealed" : ""}.</p>`;
   html += `<table class="scores sheet-table"><thead><tr><th><span class="sr-only">Score item</span></th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
-  for (const k of keys) html += `<tr><td>${escapeHtml(itemLabel(k))}</td>${result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`;
+  for (const k of keys) html += `<tr><td>${escapeHtml(itemLabel(k, state.obs.variant))}</td>${result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`;
   html += `<tr class="total"><td>This hand</td>${result.sides.map((s) => `<td>${s.total}</td>`).join("")}</tr>`;
   if (result.sides.some((s) => s.naturals !== undefined)) {  // Mille: asterisks and chapeaux
     html += `<tr><td>Naturals</td>${result.sides.map((s) => `<td>${"*".repeat(s.naturals || 0) || "-"}</td>`).join("")}</tr>`;
