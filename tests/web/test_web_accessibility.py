@@ -400,6 +400,7 @@ def test_axe_history_scorepad_families_replay_and_rules(browser: Any, server: Se
     assert serious_violations(page) == []
     page.goto(server.base + "/scorepad")
     page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.on("dialog", lambda dialog: dialog.accept())  # a new game clears the hands: asked (issue 49), agreed
     for variant, players in SCOREPAD_FAMILIES:
         page.select_option("#variant", variant)
         page.select_option("#players", players)
