@@ -321,3 +321,17 @@ def test_small_things_phone_start_controls_and_no_next_minimum_at_a_hand_end(bro
     heads = page.eval_on_selector_all(".meld-head", "els => els.map(e => e.textContent)")
     assert heads and not any("minimum" in h for h in heads), heads
     page.context.close()
+
+
+# ---------------------------------------------------------------- accessibility: cards in words
+def test_cards_are_named_in_words_for_screen_readers(browser: Any, server: Server) -> None:
+    """A hand card's accessible name is "king of hearts", not "K♥" (a screen reader spells "K")."""
+    game, me = play_phase(7)
+    page = new_page(browser)
+    stage = Stage(page, game, me)
+    stage.open(server.base)
+    names = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
+    suits = ("spades", "hearts", "diamonds", "clubs")
+    assert names and all(n.startswith("joker") or any(f" of {s}" in n for s in suits) for n in names), names
+    assert not any("♥" in n or "♠" in n for n in names)
+    page.context.close()

@@ -61,7 +61,7 @@ export function cardSVG(text, opts = {}) {
   }
   const { rank, suit } = parseCard(text);
   const colour = rank === "JK" ? "joker" : (isRed(text) ? "red" : "black");
-  svg.setAttribute("aria-label", rank === "JK" ? "joker" : `${rank}${SUITS[suit] || ""}`);
+  svg.setAttribute("aria-label", cardWords(text));  // "king of hearts": a screen reader says "K" as a letter
   svg.classList.add(colour);
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
   if (rank === "JK") {
@@ -117,6 +117,18 @@ export function sameKinds(a, b) {
 }
 
 /** A card in words for labels and screen readers: "K♠", "10♦", "joker". */
+const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six",
+  5: "five", 4: "four", 3: "three", 2: "two" };
+const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+
+/** A card in words, for screen readers: "king of hearts", "joker". */
+export function cardWords(text) {
+  if (text === "JK") return "joker";
+  if (text === "??") return "face-down card";
+  const { rank, suit } = parseCard(text);
+  return SUIT_NAMES[suit] ? `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}` : (RANK_NAMES[rank] || rank);
+}
+
 export function cardName(text) {
   if (text === "JK") return "joker";
   const { rank, suit } = parseCard(text);

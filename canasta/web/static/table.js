@@ -1,6 +1,6 @@
 // The card table: one WebSocket, every message built by the server from observation(seat).
 import {
-  cardElement, cardName, cardsCovered, escapeHtml, isWild, itemLabel, kindOf, parseActionText, parseCard, plural,
+  cardElement, cardName, cardsCovered, cardWords, escapeHtml, isWild, itemLabel, kindOf, parseActionText, parseCard, plural,
   sameKinds, scoreChart, sortCards,
 } from "./cards.js";
 
@@ -823,7 +823,7 @@ function renderHand() {
     card.tabIndex = i === Math.min(handCursor, hand.length - 1) ? 0 : -1;  // one tab stop: arrows move within
     card.setAttribute("role", "button");
     card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
-    card.setAttribute("aria-label", cardName(c) + (playable.has(i) ? ", playable" : ""));
+    card.setAttribute("aria-label", cardWords(c) + (playable.has(i) ? ", playable" : ""));
     card.classList.toggle("selected", selected.has(i));
     card.classList.toggle("playable", playable.has(i));
     card.classList.toggle("hinted", !!hinted && hinted.indices.includes(i));
