@@ -335,3 +335,17 @@ def test_cards_are_named_in_words_for_screen_readers(browser: Any, server: Serve
     assert names and all(n.startswith("joker") or any(f" of {s}" in n for s in suits) for n in names), names
     assert not any("♥" in n or "♠" in n for n in names)
     page.context.close()
+
+
+def test_the_others_melds_are_named_as_melds(browser: Any, server: Server) -> None:
+    game = Game("classic", 4, 3, {})
+    assert advance(game, lambda g: g.hand_no == 1 and g.phase == "play"
+                   and bool(g.observation(g.actor)["melds"][1 - g.observation(g.actor)["side"]]), seed=3)
+    page = new_page(browser)
+    stage = Stage(page, game, game.actor)
+    stage.open(server.base)
+    labels = page.eval_on_selector_all("#melds-them .meld", "els => els.map(e => [e.getAttribute('role'),"
+                                       " e.getAttribute('aria-label')])")
+    assert labels and all(role == "group" and label and label.startswith("Them: ") and "card" in label
+                          for role, label in labels), labels
+    page.context.close()

@@ -676,6 +676,11 @@ function meldElement(meld, side) {
     div.addEventListener("click", () => attemptAdd(div.dataset.rank));
     div.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); attemptAdd(div.dataset.rank); } });
     div.classList.add("drop-target");
+  } else {
+    // the others' melds are named as melds for screen readers, not read as a run of loose cards
+    div.setAttribute("role", "group");
+    const what = meld.canasta ? closedName(meld) : meldName(meld);
+    div.setAttribute("aria-label", `${sideName(side)}: ${what}, ${plural(cards.length, "card")}`);
   }
   return div;
 }
