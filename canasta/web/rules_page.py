@@ -42,6 +42,40 @@ def _web_href(href: str, variants: set[str]) -> str | None:
     return None
 
 
+# A seat named by number ("seat 0", "seats 0, 2, 4 against 1, 3, 5"): the documents count from 0 as the
+# notation does; players count from 1, as the table and the replay viewer do.
+# Not "per seat 1, 2 or null" (values per seat) nor "seat 2 players" (the verb), nor an offset "seat + 2".
+_SEATS = re.compile(r"(?<!per )\b(seats?)(\s+)(\d+(?:(?:\s*,\s*|\s+(?:and|against|or|to)\s+)\d+)*)"
+                    r"(?!\s*[+\-*/])(?!\s+players)")
+# A file of the repository named in a document ("classic-canasta-bicycle.txt", "shared/rules/"): a developer's
+# reference, not a player's: the page says "its text" (the source's name stays beside it).
+_FILE = re.compile(r"^(?:[\w.-]+/)*[\w.-]+\.(?:txt|py|md|json)$|^shared/rules/?$")
+
+
+def players_count_from_one(text: str) -> str:
+    """Seat numbers in ``text`` moved from the notation's 0-based count to the players' 1-based one."""
+    def one(match: re.Match[str]) -> str:
+        numbers = re.sub(r"\d+", lambda n: str(int(n.group()) + 1), match.group(3))
+        return f"{match.group(1)}{match.group(2)}{numbers}"
+    return _SEATS.sub(one, text)
+
+
+_CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
+
+
+def _seats_outside_code(markdown: str) -> str:
+    """``players_count_from_one`` on the Markdown's prose (a sentence may break a list of seats across lines);
+    code spans and fenced blocks keep the notation's numbers."""
+    parts = _CODE.split(markdown)
+    return "".join(part if k % 2 else players_count_from_one(part) for k, part in enumerate(parts))
+
+
+def _for_players(token: Token) -> None:
+    """A player's words in a code span: a file of the repository becomes words."""
+    if token.type == "code_inline" and _FILE.match(token.content):
+        token.type, token.content = "text", ("the rule texts" if token.content.startswith("shared") else "its text")
+
+
 def _rewrite(tokens: list[Token], variants: set[str]) -> None:
     for index, token in enumerate(tokens):
         if token.type == "heading_open":  # an anchor for the document's links to its own sections
@@ -53,6 +87,7 @@ def _rewrite(tokens: list[Token], variants: set[str]) -> None:
         if token.children:
             opened: list[Token] = []
             for child in token.children:
+                _for_players(child)
                 if child.type == "link_open":
                     href = _web_href(str(child.attrGet("href") or ""), variants)
                     if href is None:
@@ -66,7 +101,7 @@ def _rewrite(tokens: list[Token], variants: set[str]) -> None:
 
 def render_markdown(text: str, variants: set[str]) -> str:
     """``text`` (Markdown) as HTML, raw HTML escaped, links rewritten for the web site."""
-    tokens = _MARKDOWN.parse(text)
+    tokens = _MARKDOWN.parse(_seats_outside_code(text))
     _rewrite(tokens, variants)
     rendered: str = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
     return rendered

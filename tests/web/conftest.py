@@ -34,6 +34,34 @@ def _pg_available() -> str | None:
         return f"PostgreSQL at 127.0.0.1:5432 is unreachable: {exc}"
 
 
+# The table shows the other seats' moves at a person's pace (700 ms each by default, issue 49), and cards
+# travel. Tests that play whole hands against computers compare the page with the server as soon as the
+# server is done: their pages see moves as they arrive (the "fast" pace, as a player may choose), and
+# without travelling cards unless a test asks for motion (their screenshots show the table at rest).
+# test_web_table_play.py tests the pace and the motion and sets both per page.
+FAST_PACE = "if (!localStorage.getItem('canasta.speed')) localStorage.setItem('canasta.speed', 'fast');"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _moves_shown_as_they_arrive() -> Iterator[None]:
+    try:
+        from playwright.sync_api import Browser
+    except ImportError:
+        yield
+        return
+    original = Browser.new_context
+
+    def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("reduced_motion", "reduce")
+        context = original(self, *args, **kwargs)
+        context.add_init_script(FAST_PACE)
+        return context
+
+    Browser.new_context = new_context  # type: ignore[method-assign]
+    yield
+    Browser.new_context = original  # type: ignore[method-assign]
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh schema in the test database for this test run, dropped afterwards."""

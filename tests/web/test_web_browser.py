@@ -329,7 +329,15 @@ def test_scorepad_and_replay_pages(browser: Any, server: Server) -> None:
     page.click("#next")
     page.wait_for_selector("body[data-step='1']", timeout=WAIT)
     first_name = last["state"]["seats"][0]["name"]  # computers have names of their own (issue 19, defect 7)
-    assert f"Seat 1 · {first_name}: " in page.inner_text("#where")  # the actor, numbered from 1 and named
+    where = page.inner_text("#where")
+    assert f"Seat 1 · {first_name} " in where  # the actor, numbered from 1 and named
+    # the move in words, not in the notation (issue 49, defect 6): "drew from the stock", not "draw"
+    assert any(w in where for w in ("drew from the stock", "took the pile")) and ": draw" not in where, where
+    # the arrow keys step (defect 10)
+    page.locator("body").press("ArrowRight")
+    page.wait_for_selector("body[data-step='2']", timeout=WAIT)
+    page.locator("body").press("ArrowLeft")
+    page.wait_for_selector("body[data-step='1']", timeout=WAIT)
     shoot(page, "replay")
     # the last step of the hand: its final table (melds) and its score
     page.click("#last")

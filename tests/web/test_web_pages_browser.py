@@ -295,3 +295,47 @@ def test_scorepad_edit_can_be_cancelled(browser: Any, server: Server) -> None:
     assert page.inner_text("#score-btn") == "Score this hand" and page.locator("#cancel-edit").is_hidden()
     assert page.input_value('[data-team="0"] [data-f="melds"]') == "" and page.inner_text("#history") == sheet
     page.context.close()
+
+
+def test_scorepad_never_loses_a_game_without_asking(browser: Any, server: Server) -> None:
+    """Issue 49, defect 5: changing Players, the variant or pressing New game asks before clearing the hands
+    (declined: nothing changes); Edit puts back what was typed ("K K K", not suits the pad chose); a wrong
+    'went out' is named in the page's words; a new game's page leaves out the old game's last result."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.base + "/scorepad")
+    page.wait_for_selector("[data-team]", timeout=WAIT)
+    page.select_option("#players", "2")
+    teams = page.locator("[data-team]")
+    fill_side(teams.nth(0), "K K K", ["9"])
+    fill_side(teams.nth(1), "5 5 5", [""])  # an empty hand, but nobody went out: the scorekeeper refuses
+    page.click("#score-btn")
+    page.wait_for_function("document.getElementById('pad-error').textContent", timeout=WAIT)
+    error = page.inner_text("#pad-error")
+    assert "went_out" not in error and '"went out"' in error, error
+    fill_side(teams.nth(1), "5 5 5", ["4"])
+    page.click("#score-btn")
+    page.wait_for_selector("#history tr[data-hand]", timeout=WAIT)
+    sheet = page.inner_text("#history")
+    asked: list[str] = []
+
+    def decline(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", decline)
+    page.select_option("#players", "4")
+    assert page.input_value("#players") == "2" and page.inner_text("#history") == sheet
+    page.click("#reset")
+    page.select_option("#variant", "samba")
+    assert page.input_value("#variant") == "classic" and page.inner_text("#history") == sheet
+    assert len(asked) == 3 and all("cleared" in a for a in asked)
+    page.remove_listener("dialog", decline)
+    page.click('[data-edit="0"]')
+    assert page.input_value('[data-team="0"] [data-f="melds"]') == "K K K"
+    page.click("#cancel-edit")
+    # a new game in Hand and Foot, accepted: no hand, and the old game's last result is gone
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.select_option("#variant", "hand-and-foot")
+    page.wait_for_function("document.getElementById('history').innerText.includes('No hands')", timeout=WAIT)
+    assert page.inner_text("#result") == ""
+    page.context.close()

@@ -35,7 +35,7 @@ export function rankIndex(text) {
 }
 
 export function sortCards(cards) {
-  const suitOrder = "shdc";
+  const suitOrder = "shcd";  // alternating colours
   return [...cards].sort((a, b) => rankIndex(a) - rankIndex(b)
     || suitOrder.indexOf(parseCard(a).suit) - suitOrder.indexOf(parseCard(b).suit));
 }
@@ -61,7 +61,7 @@ export function cardSVG(text, opts = {}) {
   }
   const { rank, suit } = parseCard(text);
   const colour = rank === "JK" ? "joker" : (isRed(text) ? "red" : "black");
-  svg.setAttribute("aria-label", rank === "JK" ? "joker" : `${rank}${SUITS[suit] || ""}`);
+  svg.setAttribute("aria-label", cardWords(text));  // "king of hearts": a screen reader says "K" as a letter
   svg.classList.add(colour);
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
   if (rank === "JK") {
@@ -117,6 +117,18 @@ export function sameKinds(a, b) {
 }
 
 /** A card in words for labels and screen readers: "K♠", "10♦", "joker". */
+const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six",
+  5: "five", 4: "four", 3: "three", 2: "two" };
+const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+
+/** A card in words, for screen readers: "king of hearts", "joker". */
+export function cardWords(text) {
+  if (text === "JK") return "joker";
+  if (text === "??") return "face-down card";
+  const { rank, suit } = parseCard(text);
+  return SUIT_NAMES[suit] ? `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}` : (RANK_NAMES[rank] || rank);
+}
+
 export function cardName(text) {
   if (text === "JK") return "joker";
   const { rank, suit } = parseCard(text);
@@ -162,7 +174,11 @@ export function optionWords(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
-export function itemLabel(key) {
+// Hand and Foot's table calls its completed piles clean, dirty and wild piles: its score items say the same
+const PILE_LABELS = { natural_canastas: "Clean piles", mixed_canastas: "Dirty piles", wild_canastas: "Wild piles" };
+
+export function itemLabel(key, variant = null) {
+  if (variant === "hand-and-foot" && PILE_LABELS[key]) return PILE_LABELS[key];
   return ITEM_LABELS[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
@@ -186,4 +202,27 @@ export function scoreChart(series, names) {
       names[k] || `Side ${k + 1}`));
   });
   return svg;
+}
+
+/** A move in words, without who made it ("drew from the stock", "added 2♣ to the 4s"): for the replay. */
+export function moveWords(action) {
+  const a = parseActionText(action);
+  const cards = a.cards.map(cardName).join(" ");
+  const meld = (t) => (t === "W" ? "the wild meld" : t.startsWith("#") ? `meld ${t}` : `the ${t}s`);
+  switch (a.verb) {
+    case "draw": return "drew from the stock";
+    case "take": return a.target ? `took the pile, its top card onto ${meld(a.target)}` : `took the pile${cards ? ` with ${cards}` : ""}`;
+    case "meld": return `melded ${cards}`;
+    case "add": return `added ${cards} to ${meld(a.target)}`;
+    case "discard": return `discarded ${cards}`;
+    case "ask": return "asked: \"Partner, may I go out?\"";
+    case "yes": return "answered yes";
+    case "no": return "answered no";
+    case "retract": return "took back the meld";
+    case "end": return "declined the pile: the hand ends";
+    case "merge": return `combined melds ${a.target.replace(" ", " and ")}`;
+    case "keep": return `kept pile ${a.target} as the foot`;
+    case "special": return `laid down a special hand: ${a.target}`;
+    default: return action;
+  }
 }

@@ -12,8 +12,8 @@ function renderVariant() {
   $("rules-link").href = v.rules_page;  // the server renders the rules text (canasta/web/rules_page.py)
   const players = $("players");
   const keep = Number(players.value) || 4;
-  // the table has four seat positions: Hand and Foot's 6 and 8 players are for the engine and terminal only
-  const counts = v.player_counts.filter((n) => n <= 4);
+  // every count the engine plays: six and eight sit one on each side and the rest across the top of the table
+  const counts = v.player_counts;
   players.innerHTML = counts.map((n) => `<option value="${n}">${n}</option>`).join("");
   players.value = String(counts.includes(keep) ? keep : counts[counts.length - 1]);
   renderSeats();

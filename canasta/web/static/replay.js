@@ -1,5 +1,5 @@
 // Replay viewer: the server replays the record (every action checked) and returns one frame per action.
-import { cardElement, escapeHtml, itemLabel, plural, sortCards } from "./cards.js";
+import { cardElement, escapeHtml, itemLabel, moveWords, plural, sortCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -44,7 +44,7 @@ function show() {
   box.innerHTML = "";
   if (data.redacted) {
     $("step").hidden = true;
-    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>${escapeHtml(seatLabel(m.seat))}: ${escapeHtml(m.action)}</li>`).join("")}</ol>`;
+    box.innerHTML = `<p>${escapeHtml(data.message)}</p><ol>${h.moves.map((m) => `<li>${escapeHtml(seatLabel(m.seat))} ${escapeHtml(moveWords(m.action))}</li>`).join("")}</ol>`;
     return;
   }
   const frames = h.frames;
@@ -52,7 +52,7 @@ function show() {
   $("step").max = String(frames.length - 1);
   $("step").value = String(step);
   const f = frames[step];
-  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · ${seatLabel(f.seat)}: ${f.action}` : " · the deal")
+  $("where").textContent = `step ${step} of ${frames.length - 1}` + (f.action ? ` · ${seatLabel(f.seat)} ${moveWords(f.action)}` : " · the deal")
     + (f.hand_over ? " · the hand is over: the table as it ended, and the score" : "");
   document.body.dataset.handOver = f.hand_over ? "true" : "false";
   document.body.dataset.step = String(step);
@@ -121,6 +121,15 @@ $("prev").addEventListener("click", () => { step -= 1; show(); });
 $("next").addEventListener("click", () => { step += 1; show(); });
 $("last").addEventListener("click", () => { step = 1e9; show(); });
 $("step").addEventListener("input", () => { step = Number($("step").value); show(); });
+// arrow keys step through the hand (not while typing the record, nor on the slider, which has its own)
+document.addEventListener("keydown", (e) => {
+  if (!data || e.target.closest("textarea, input, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+  const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: 1e9 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  step = to;
+  show();
+});
 // /replay?game=<id>: a finished game of this server (from the history page); its record is public once the
 // game is over (a running game's record is for its players only, and the server refuses it here)
 async function fromServer(gameId) {

@@ -140,6 +140,12 @@ function inUsersWords(message, teams) {
   return `impossible card count: ${typed} ${RANK_WORDS[rank] || rank} given, but the pack holds ${Number(m[4]) * suits}`;
 }
 
+/** The scorekeeper's field names in the page's words. */
+function fieldWords(message) {
+  return message.replace(/'went_out'/g, "\"went out\"").replace(/'closed'/g, "\"closed\"")
+    .replace(/set "went out" to true/, "tick \"went out\" for that side");
+}
+
 function readTeams() {
   const fam = family();
   const wentOut = document.querySelector("input[name=went_out]:checked");
@@ -172,6 +178,21 @@ function readTeams() {
   });
 }
 
+/** Each team's fields as typed (text, numbers, choices): what "Edit hand" puts back, suits the pad chose left out. */
+function typedFields() {
+  return [...document.querySelectorAll("[data-team]")].map((f) => Object.fromEntries(
+    [...f.querySelectorAll("[data-f]")].map((e) => [e.dataset.f, e.type === "checkbox" ? e.checked : e.value])));
+}
+
+function fillTyped(typed) {
+  [...document.querySelectorAll("[data-team]")].forEach((f, t) => {
+    for (const [k, v] of Object.entries(typed[t] || {})) {
+      const e = f.querySelector(`[data-f="${k}"]`);
+      if (e && e.type === "checkbox") e.checked = v; else if (e) e.value = v;
+    }
+  });
+}
+
 function fillTeams(teams) {
   const fam = family();
   const words = (list) => list.join(" ");
@@ -197,7 +218,7 @@ function fillTeams(teams) {
 
 function totalsBefore(index) {
   const totals = [...Array(sides()).keys()].map(() => 0);
-  pad.hands.slice(0, index).forEach((h) => h.totals.forEach((v, k) => { totals[k] += v; }));
+  for (const h of pad.hands.slice(0, index)) h.totals.forEach((v, k) => { totals[k] += v; });
   return totals;
 }
 
@@ -219,11 +240,17 @@ async function score(ev) {
   ev.preventDefault();
   $("pad-error").textContent = "";
   const teams = readTeams();
+  const typed = typedFields();
   const index = editing === null ? pad.hands.length : editing;
+  const last = pad.hands.length ? pad.hands[pad.hands.length - 1].game : null;
+  if (editing === null && last && last.over) {  // a won game takes no more hands: it would change the result
+    $("pad-error").textContent = "This game is over. Press \"New game\" to score another one (or edit a hand of this one).";
+    return;
+  }
   const [ok, out] = await post(teams, index);
-  if (!ok) { $("pad-error").textContent = inUsersWords(out.message, teams); return; }
+  if (!ok) { $("pad-error").textContent = fieldWords(inUsersWords(out.message, teams)); return; }
   pad.names = teams.map((t) => t.name || "");
-  const entry = { teams, ...kept(out) };
+  const entry = { teams, typed, ...kept(out) };
   if (editing === null) pad.hands.push(entry);
   else {
     pad.hands[editing] = entry;
@@ -250,7 +277,7 @@ function showResult(out) {
   const keys = [...new Set(out.teams.flatMap((t) => Object.keys(t.items)))];
   const names = columnNames();
   $("result").innerHTML = `<h2>This hand</h2><table class="result"><tr><th scope="col">Item</th>${names.map((n) => `<th scope="col">${escapeHtml(n)}</th>`).join("")}</tr>`
-    + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k))}</td>${out.teams.map((t) => `<td>${t.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
+    + keys.map((k) => `<tr><td>${escapeHtml(itemLabel(k, pad.variant))}</td>${out.teams.map((t) => `<td>${t.items[k] ?? 0}</td>`).join("")}</tr>`).join("")
     + `<tr><th scope="row">Total</th>${out.teams.map((t) => `<th data-total>${t.total}</th>`).join("")}</tr></table>`;
 }
 
@@ -267,7 +294,7 @@ function renderHistory() {
       + `<td><button type="button" class="edit-hand" data-edit="${i}">Edit hand ${i + 1}</button></td></tr>`;
   });
   box.innerHTML = html + "</table>";
-  box.querySelectorAll("[data-edit]").forEach((b) => b.addEventListener("click", () => editHand(Number(b.dataset.edit))));
+  for (const b of box.querySelectorAll("[data-edit]")) b.addEventListener("click", () => editHand(Number(b.dataset.edit)));
   const game = pad.hands[pad.hands.length - 1].game;
   let status = "";
   if (game && game.over && game.winner !== null && game.winner !== undefined) {
@@ -288,6 +315,7 @@ function editHand(i) {
   editing = i;
   renderTeams();
   fillTeams(pad.hands[i].teams);
+  if (pad.hands[i].typed) fillTyped(pad.hands[i].typed);  // as typed: "K K K", not the suits the pad chose
   $("pad").scrollIntoView();
 }
 
@@ -300,7 +328,13 @@ function undo() {
   renderHistory();
 }
 
+/** Whether the hands so far may go: yes when there are none, else as the player answers. */
+function mayClear(what) {
+  return !pad.hands.length || confirm(`${what} The ${pad.hands.length === 1 ? "hand" : `${pad.hands.length} hands`} scored so far will be cleared.`);
+}
+
 function reset() {
+  if (!mayClear("Start a new game?")) return;
   pad = { variant: pad.variant, players: pad.players, names: [], hands: [] };
   editing = null;
   save();
@@ -312,15 +346,23 @@ function reset() {
 async function main() {
   variants = await (await fetch("/api/variants")).json();
   $("variant").innerHTML = variants.map((v) => `<option value="${v.name}">${escapeHtml(v.title)}</option>`).join("");
-  $("variant").addEventListener("change", () => {
-    if (pad.hands.length && !confirm("Start a new game with this variant? The hands so far are cleared.")) { $("variant").value = pad.variant; return; }
-    pad = { variant: $("variant").value, players: pad.players, names: [], hands: [] };
+  // a change of variant, players or teams starts a new game: asked first when hands would be lost
+  const restart = (change, undoChange) => {
+    if (!mayClear("Start a new game with this choice?")) { undoChange(); return; }
+    change();
+    pad.hands = [];
+    pad.names = [];
+    editing = null;
+    $("result").innerHTML = "";  // the last hand's table belonged to the old game
     save();
     renderVariant();
     renderHistory();
-  });
-  $("players").addEventListener("change", () => { pad.players = Number($("players").value); pad.hands = []; pad.names = []; save(); renderVariant(); renderHistory(); });
-  $("teams-of-three").addEventListener("change", () => { pad.teamsOfThree = $("teams-of-three").checked; pad.hands = []; pad.names = []; save(); renderVariant(); renderHistory(); });
+  };
+  $("variant").addEventListener("change", () => restart(() => { pad.variant = $("variant").value; }, () => { $("variant").value = pad.variant; }));
+  $("players").addEventListener("change", () => restart(() => { pad.players = Number($("players").value); },
+    () => { $("players").value = String(pad.players); }));
+  $("teams-of-three").addEventListener("change", () => restart(() => { pad.teamsOfThree = $("teams-of-three").checked; },
+    () => { $("teams-of-three").checked = !!pad.teamsOfThree; }));
   $("pad").addEventListener("submit", score);
   $("undo").addEventListener("click", undo);
   $("cancel-edit").addEventListener("click", () => { editing = null; $("pad-error").textContent = ""; renderTeams(); });

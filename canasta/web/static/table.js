@@ -1,6 +1,6 @@
 // The card table: one WebSocket, every message built by the server from observation(seat).
 import {
-  cardElement, cardName, cardsCovered, escapeHtml, isWild, itemLabel, kindOf, parseActionText, parseCard, plural,
+  cardElement, cardName, cardsCovered, cardWords, escapeHtml, isWild, itemLabel, kindOf, parseActionText, parseCard, plural,
   sameKinds, scoreChart, sortCards,
 } from "./cards.js";
 
@@ -23,7 +23,8 @@ let shownResults = null;     // hand results already shown as a sheet
 let backoff = 250;
 let nextId = 1;
 let sentAt = null;           // the version an action was sent at: one action per version (no double sends)
-let lastActor = undefined;   // for announcing turn changes
+let lastActor;   // for announcing turn changes
+let noticeTurns = 0;         // turns begun since the notice (a foot picked up) was shown: it goes after two
 let lastPublic = null;       // the previous observation, to announce what changed (a foot, a pozzetto)
 let handOrder = localStorage.getItem("canasta.handOrder") || "rank";  // "rank", "suit" or "custom"
 let customOrder = [];        // the hand as the player arranged it by drag ("custom")
@@ -78,9 +79,9 @@ function connect() {
   };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
+    if (m.type === "update") { paceUpdate(m); return; }  // shown at the player's pace, then passed on
     onMessage(m);
-    // the table's other parts (extras.js, chat.js) see every message after the table has shown it
-    document.dispatchEvent(new CustomEvent("canasta:message", { detail: m }));
+    shared(m);
   };
   ws.onclose = () => {
     setStatus("reconnecting…");
@@ -100,6 +101,101 @@ async function downloadRecord(event) {
   a.download = `canasta-${gameId}.txt`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The table's other parts (extras.js, chat.js) see every message after the table has shown it. */
+function shared(m) {
+  document.dispatchEvent(new CustomEvent("canasta:message", { detail: m }));
+}
+
+// ------------------------------------------------------------------ pace and motion
+// The computers answer in milliseconds; a person follows them at the pace chosen here (remembered): each
+// update made by another seat is shown for at least PACES[speed] ms before the next. The page never falls
+// more than MAX_BEHIND updates behind the server (a reconnect, a long burst): the oldest are then shown at once.
+const PACES = { slow: 1300, normal: 700, fast: 0 };
+const FLIGHTS = { slow: 500, normal: 400, fast: 300 };  // how long a card takes to travel
+const MAX_BEHIND = 8;
+let speed = PACES[localStorage.getItem("canasta.speed")] !== undefined ? localStorage.getItem("canasta.speed") : "normal";
+const paced = [];            // updates waiting to be shown
+let paceTimer = null;
+
+function showUpdate(m) {
+  const before = flightSources(m);
+  onMessage(m);
+  flyCards(before);
+  shared(m);
+}
+
+/** Another seat's move (or several), not ours and not a fresh start: worth showing at a person's pace. */
+function othersMove(m) {
+  return state !== null && !m.resync && m.events.length > 0 && m.events.every((e) => e.seat !== mySeat());
+}
+
+function paceUpdate(m) {
+  if (PACES[speed] === 0 || (!othersMove(m) && !paced.length)) { showUpdate(m); return; }
+  paced.push(m);
+  while (paced.length > MAX_BEHIND) showUpdate(paced.shift());
+  if (paceTimer === null) nextPaced();
+}
+
+function nextPaced() {
+  const m = paced.shift();
+  if (!m) { paceTimer = null; return; }
+  showUpdate(m);
+  paceTimer = setTimeout(nextPaced, othersMove(m) ? PACES[speed] : 0);
+}
+
+function setSpeed(choice) {
+  speed = choice;
+  localStorage.setItem("canasta.speed", choice);
+  if (PACES[speed] === 0) { clearTimeout(paceTimer); paceTimer = null; while (paced.length) showUpdate(paced.shift()); }
+}
+
+/** Where each card of the update's new moves comes from, measured before the table changes. */
+function flightSources(m) {
+  if (!state || m.resync || matchMedia("(prefers-reduced-motion: reduce)").matches) return [];
+  const known = events.length ? events[events.length - 1].seq : -1;
+  const out = [];
+  for (const e of m.events) {
+    if (e.seq <= known) continue;
+    const [verb, ...words] = e.action.split(" ");
+    const mine = e.seat === mySeat();
+    const seatBox = () => (mine ? $("hand") : document.querySelector(`.seat[data-seat="${e.seat}"]`));
+    const cards = words.filter((w) => w === "JK" || /^(10|[2-9TJQKA])[cdhs]$/.test(w));
+    if (verb === "draw") out.push({ from: $("stock"), to: "seat", seat: e.seat, card: "??" });
+    else if (verb === "take") out.push({ from: $("pile"), to: "seat", seat: e.seat, card: (state.obs.pile || []).slice(-1)[0] || "??" });
+    else if (verb === "discard") out.push({ from: seatBox(), to: "pile", seat: e.seat, card: cards[0] || "??" });
+    else if (verb === "meld" || verb === "add") out.push({ from: seatBox(), to: "melds", seat: e.seat, card: cards[0] || "??" });
+  }
+  return out.map((f) => ({ ...f, rect: f.from ? f.from.getBoundingClientRect() : null })).filter((f) => f.rect);
+}
+
+/** Each card travels from where it was to where it went (none when the player asked for reduced motion). */
+function flyCards(flights) {
+  if (!flights.length) return;
+  for (const old of document.querySelectorAll(".card.flying")) old.remove();  // one update's cards at a time
+  for (const f of flights.slice(-3)) {
+    const mine = f.seat === mySeat();
+    const target = f.to === "pile" ? $("pile")
+      : f.to === "melds" ? $(sideOf(f.seat) === state.obs.side ? "melds-us" : "melds-them")
+      : mine ? $("hand") : document.querySelector(`.seat[data-seat="${f.seat}"]`);
+    if (!target) continue;
+    const to = target.getBoundingClientRect();
+    const card = cardElement(f.card, {});
+    card.classList.add("flying");
+    card.setAttribute("aria-hidden", "true");
+    const x0 = f.rect.left + f.rect.width / 2 - 30;
+    const y0 = f.rect.top + f.rect.height / 2 - 42;
+    card.style.left = `${x0}px`;
+    card.style.top = `${y0}px`;
+    document.body.append(card);
+    const dx = to.left + to.width / 2 - 30 - x0;
+    const dy = to.top + Math.min(to.height / 2, 60) - 42 - y0;
+    const flight = card.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
+      { duration: FLIGHTS[speed], easing: "ease-in-out" });
+    flight.onfinish = () => card.remove();
+    flight.oncancel = () => card.remove();
+  }
 }
 
 function send(message) {
@@ -145,12 +241,24 @@ function onMessage(m) {
       auth = null;
     }
     sentAt = null;  // refused: the selection stays as it is, ready for another try
-    showMessage(m.message + (m.rule ? ` (${m.rule})` : ""), "error");
+    showMessage(playerWords(m), "error");
     if (state) { renderHand(); renderActions(); }
     return;
   }
   if (m.type === "hint") showHint(m);
   if (m.type === "undone") sentAt = null;  // undo (extras.js): back at a version, a fresh position to act in
+}
+
+/** A refusal in the player's words: the rule's id and the citation of the rule text go to the developer's log. */
+function playerWords(m) {
+  // the seat moved from another tab or window first (or the game moved on): this move was not made
+  if (m.code === "stale") {
+    console.debug("refused:", m.code, m.message);
+    return "Your move was not made: the table moved on first (a move from another tab or window of this seat?). It shows the table as it is now.";
+  }
+  const cited = /\s*\((?:Bicycle|Denexa|Encyclopedia|Fragment|Terms)\b[^)]*\)/g;
+  if (m.rule || cited.test(m.message)) console.debug("refused:", m.rule || "", m.message);
+  return m.message.replace(cited, "").replace(/\s*\[[a-z0-9-]+\]$/, "").trim();
 }
 
 // Every seat is told when the creator chose the seed (a practice game), and sees the commitment to the
@@ -248,7 +356,7 @@ function setState(s) {
 /** The melds the other seats made or added to since our own last move (on a new deal: none). */
 function markOthersPlays(o, sameDeal) {
   const sizes = new Map();
-  o.melds.forEach((list, side) => list.forEach((m) => sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length)));
+  o.melds.forEach((list, side) => { for (const m of list) sizes.set(`${side}/${m.id !== undefined ? `#${m.id}` : m.rank}`, m.cards.length); });
   const last = events[events.length - 1];
   if (!sameDeal || (last && last.seat === mySeat())) freshMelds = new Set();  // our move, or a new deal: start again
   else for (const [key, n] of sizes) if ((meldSizes.get(key) || 0) !== n) freshMelds.add(key);
@@ -256,13 +364,15 @@ function markOthersPlays(o, sameDeal) {
 }
 
 // ------------------------------------------------------------------ the hand's order
-const SUIT_ORDER = "shdc";
+const SUIT_ORDER = "shcd";  // the colours alternate: spades, hearts, clubs, diamonds
 
 /** The hand in the player's chosen order: by rank (the server's), by suit, or as arranged by drag. */
 function arrange(cards) {
   if (handOrder === "suit") {
     return [...cards].sort((a, b) => (suitRank(a) - suitRank(b)) || (sortCards([a, b])[0] === a ? -1 : 1));
   }
+  // by rank, threes to aces, the wild cards together at the end (the server's order puts 2s first, jokers last)
+  if (handOrder === "rank") return sortCards(cards);
   if (handOrder === "custom") {
     // keep the arranged order for the cards still held; new cards go to the end
     const left = [...cards];
@@ -316,6 +426,15 @@ function renderSortButtons() {
   for (const b of document.querySelectorAll("[data-order]")) b.setAttribute("aria-pressed", String(b.dataset.order === handOrder));
 }
 
+/** The last hand's result in a sentence, for the live region: who went out, each side's points. */
+function handResultWords(o) {
+  const r = o.hand_results[o.hand_results.length - 1];
+  if (!r) return "";
+  const out = r.went_out === null ? "Nobody went out." : `${seatName(r.went_out)} went out.`;
+  const sides = r.sides.map((side, k) => `${sideName(k)}: ${side.total} this hand, ${r.totals[k]} in all.`);
+  return `${out} ${sides.join(" ")}`;
+}
+
 /** Say what changed for screen readers (and the pick-ups of a foot or a pozzetto for everyone). */
 function announceChanges(o) {
   const said = [];
@@ -332,12 +451,13 @@ function announceChanges(o) {
     }
   }
   if (said.length) showNotice(said.join(" "));
+  else if (o.actor !== lastActor && !$("notice").hidden && ++noticeTurns >= 2) $("notice").hidden = true;
   lastPublic = { hand_no: o.hand_no, in_foot: o.in_foot ? [...o.in_foot] : null, in_knee: o.in_knee ? [...o.in_knee] : null,
     piles_taken: o.piles_taken ? [...o.piles_taken] : null };
   if (o.actor !== lastActor) {
     lastActor = o.actor;
-    said.push(o.winner !== null ? `Game over: ${sideName(o.winner)} won.`
-      : o.hand_over ? `Hand ${o.hand_no} is over.` : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
+    said.push(o.winner !== null ? `Game over: ${sideName(o.winner)} won. ${handResultWords(o)}`
+      : o.hand_over ? `Hand ${o.hand_no} is over. ${handResultWords(o)}` : o.actor === mySeat() ? "Your turn." : `${seatName(o.actor)} to play.`);
   }
   if (said.length) $("announce").textContent = said.join(" ");
 }
@@ -346,6 +466,7 @@ function showNotice(text) {
   const box = $("notice");
   box.textContent = text;
   box.hidden = false;
+  noticeTurns = 0;
 }
 
 function render() {
@@ -396,55 +517,77 @@ function positions() {
   const rel = (k) => (base + k) % n;
   if (n === 4) return { bottom: rel(0), left: rel(1), top: rel(2), right: rel(3) };
   if (n === 3) return { bottom: rel(0), left: rel(1), right: rel(2) };
+  if (n > 4) {
+    // six or eight players: one on each side, the rest across the top (in the order of play)
+    return { bottom: rel(0), left: rel(1), right: rel(n - 1), top: [...Array(n - 3).keys()].map((k) => rel(k + 2)) };
+  }
   return { bottom: rel(0), top: rel(1) };
 }
 
 function renderSeats() {
   const pos = positions();
-  const o = state.obs;
   for (const where of ["top", "left", "right", "bottom"]) {
     const box = $(`seat-${where}`);
     const seat = pos[where];
     box.innerHTML = "";
+    box.classList.remove("seats-row");
     if (seat === undefined) { box.hidden = true; continue; }
     box.hidden = false;
-    box.dataset.seat = String(seat);
-    box.classList.toggle("acting", o.actor === seat);
-    const info = state.seats[seat];
-    const label = document.createElement("div");
-    label.className = "seat-label";
-    const name = document.createElement("strong");
-    // each tag in one piece: a narrow side column (phones) would otherwise break "(computer" from ")"
-    const parts = seatNameParts(seat);
-    name.append(parts.base);
-    for (const tag of parts.tags) {
-      const kind = document.createElement("span");
-      kind.className = "seat-kind";
-      kind.textContent = `(${tag})`;
-      name.append(" ", kind);
+    if (Array.isArray(seat)) {  // several seats in a row, each a seat of its own
+      box.classList.add("seats-row");
+      delete box.dataset.seat;
+      box.classList.remove("acting");
+      for (const one of seat) {
+        const sub = document.createElement("div");
+        sub.className = "seat seat-sub";
+        fillSeat(sub, one, where);
+        box.append(sub);
+      }
+      continue;
     }
-    const count = o.hand_sizes[seat];
-    const counted = document.createElement("span");
-    counted.className = "count";
-    counted.dataset.count = String(count);
-    counted.textContent = plural(count, "card");
-    label.append(name, " ", counted);
-    for (const extra of seatFlowExtras(seat)) label.append(" ", extra);
-    for (const extra of seatExtras(seat)) {
-      const span = document.createElement("span");
-      span.className = "seat-extra";
-      span.textContent = extra;
-      label.append(" ", span);
-    }
-    if (info.kind === "human" && !info.claimed) label.insertAdjacentHTML("beforeend", " <em>(waiting for a friend)</em>");
-    box.append(label);
-    if (where !== "bottom" || mySeat() === null) {
-      const fan = document.createElement("div");
-      fan.className = "backs";
-      fan.setAttribute("aria-hidden", "true");  // the count above says it
-      for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardElement("??", { small: true }));
-      box.append(fan);
-    }
+    fillSeat(box, seat, where);
+  }
+}
+
+/** One seat's label (name, cards, number, marks) and the backs of its cards, in `box`. */
+function fillSeat(box, seat, where) {
+  const o = state.obs;
+  box.dataset.seat = String(seat);
+  box.classList.toggle("acting", o.actor === seat);
+  const info = state.seats[seat];
+  const label = document.createElement("div");
+  label.className = "seat-label";
+  const name = document.createElement("strong");
+  // each tag in one piece: a narrow side column (phones) would otherwise break "(computer" from ")"
+  const parts = seatNameParts(seat);
+  name.append(parts.base);
+  for (const tag of parts.tags) {
+    const kind = document.createElement("span");
+    kind.className = "seat-kind";
+    kind.textContent = `(${tag})`;
+    name.append(" ", kind);
+  }
+  const count = o.hand_sizes[seat];
+  const counted = document.createElement("span");
+  counted.className = "count";
+  counted.dataset.count = String(count);
+  counted.textContent = plural(count, "card");
+  label.append(name, " ", counted);
+  for (const extra of seatFlowExtras(seat)) label.append(" ", extra);
+  for (const extra of seatExtras(seat)) {
+    const span = document.createElement("span");
+    span.className = "seat-extra";
+    span.textContent = extra;
+    label.append(" ", span);
+  }
+  if (info.kind === "human" && !info.claimed) label.insertAdjacentHTML("beforeend", " <em>(waiting for a friend)</em>");
+  box.append(label);
+  if (where !== "bottom" || mySeat() === null) {
+    const fan = document.createElement("div");
+    fan.className = "backs";
+    fan.setAttribute("aria-hidden", "true");  // the count above says it
+    for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardElement("??", { small: true }));
+    box.append(fan);
   }
 }
 
@@ -494,6 +637,8 @@ function closedPile(top, natural, badgeText) {
   const badge = document.createElement("span");
   badge.className = "badge " + (natural ? "natural" : "mixed");
   badge.textContent = badgeText;
+  // a phone shows the short form ("dirty 7"): a completed pile is a compact badge, not a row of its own
+  badge.dataset.short = badgeText.replace(/^(\S+)\s.*·\s*(\d+)$/, "$1 $2");
   frag.append(badge);
   return frag;
 }
@@ -532,6 +677,11 @@ function meldElement(meld, side) {
     div.addEventListener("click", () => attemptAdd(div.dataset.rank));
     div.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); attemptAdd(div.dataset.rank); } });
     div.classList.add("drop-target");
+  } else {
+    // the others' melds are named as melds for screen readers, not read as a run of loose cards
+    div.setAttribute("role", "group");
+    const what = meld.canasta ? closedName(meld) : meldName(meld);
+    div.setAttribute("aria-label", `${sideName(side)}: ${what}, ${plural(cards.length, "card")}`);
   }
   return div;
 }
@@ -570,7 +720,8 @@ function renderMelds() {
       name.textContent = sideName(side);
       // Mille has no initial meld minimum (0): only the name is shown
       const parts = [];
-      if (min > 0) parts.push(`minimum ${min}`);
+      // at a hand's end the minimum shown would be the next hand's (it follows the new scores): left out
+      if (min > 0 && !o.hand_over) parts.push(`minimum ${min}`);
       if (o.opened[side] && min > 0) parts.push("opened");
       // the points melded so far this turn belong to the side whose turn it is
       if (side === actingSide && o.pending_value && o.winner === null) parts.push(`this turn ${o.pending_value}`);
@@ -675,10 +826,10 @@ function renderHand() {
     }
     const card = cardElement(c);
     card.dataset.index = String(i);
-    card.tabIndex = 0;
+    card.tabIndex = i === Math.min(handCursor, hand.length - 1) ? 0 : -1;  // one tab stop: arrows move within
     card.setAttribute("role", "button");
     card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
-    card.setAttribute("aria-label", cardName(c) + (playable.has(i) ? ", playable" : ""));
+    card.setAttribute("aria-label", cardWords(c) + (playable.has(i) ? ", playable" : ""));
     card.classList.toggle("selected", selected.has(i));
     card.classList.toggle("playable", playable.has(i));
     card.classList.toggle("hinted", !!hinted && hinted.indices.includes(i));
@@ -691,6 +842,7 @@ function renderHand() {
     }
     card.addEventListener("click", () => toggle(i));
     card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(i); } });
+    card.addEventListener("focus", () => { handCursor = i; });
     card.addEventListener("pointerdown", (e) => pressCard(e, i));
     group.append(card);
   });
@@ -801,6 +953,72 @@ function moveInHand(from, before) {
   selected = new Set();
   setHandOrder("custom", order);
 }
+
+// ------------------------------------------------------------------ the keyboard
+// The hand is one tab stop: arrows move within it, a rank's key (2-9, 0 for ten, J Q K A, W for a joker)
+// selects the next card of that rank; D draws, P plays on the pile (take or discard), M melds, X discards,
+// Esc clears the selection (the legend under the hand says so).
+let handCursor = 0;
+const RANK_KEYS = { 0: "10", t: "10", j: "J", q: "Q", k: "K", a: "A", w: "JK" };
+
+function focusCard(i) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  if (!cards.length) return;
+  handCursor = Math.max(0, Math.min(i, cards.length - 1));
+  for (const c of cards) c.tabIndex = Number(c.dataset.index) === handCursor ? 0 : -1;
+  const card = cards.find((c) => Number(c.dataset.index) === handCursor);
+  if (card) card.focus();
+}
+
+/** The next card of a rank: selected (and focused); when every one of them is selected, all are let go. */
+function selectByRank(rank) {
+  const of = hand.map((c, i) => [c, i]).filter(([c]) => parseCard(c).rank === rank).map(([, i]) => i);
+  if (!of.length) { showMessage(`No ${rank === "JK" ? "joker" : rank} in your hand.`, "error"); return; }
+  const next = of.find((i) => !selected.has(i));
+  if (next === undefined) for (const i of of) selected.delete(i);
+  else selected.add(next);
+  renderHand();
+  renderActions();
+  focusCard(next === undefined ? of[0] : next);
+}
+
+function onHandKey(e) {
+  const at = Number(document.activeElement.dataset.index);
+  const moves = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: hand.length - 1 };
+  if (e.key in moves) { e.preventDefault(); focusCard(moves[e.key]); return; }
+  const key = e.key.toLowerCase();
+  const rank = RANK_KEYS[key] || (/^[2-9]$/.test(key) ? key : null);
+  if (rank && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); selectByRank(rank); }
+}
+
+/** D, P, M, X and Esc anywhere on the table (not while typing, e.g. in the chat). */
+function onShortcut(e) {
+  const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select, [contenteditable]");
+  if (typing || e.ctrlKey || e.metaKey || e.altKey || !state) return;
+  const key = e.key.toLowerCase();
+  if (key === "escape" && selected.size) { selected = new Set(); renderHand(); renderActions(); return; }
+  const act = { d: () => (state.legal.includes("draw") ? sendAction("draw") : notYourMove()), p: attemptPile,
+    m: attemptMeld, x: discardSelected }[key];
+  if (act) { e.preventDefault(); act(); }
+}
+
+function discardSelected() {
+  const sel = selectedCards();
+  if (sel.length !== 1 || !state.legal.some((t) => t.startsWith("discard"))) {
+    showMessage(state.legal.length ? "Select one card to discard." : notYourMoveText(), "error");
+    return;
+  }
+  sendAction(`discard ${sel[0]}`);
+}
+
+function notYourMoveText() {
+  const o = state.obs;
+  if (mySeat() === null) return "You are watching this table.";
+  if (o.winner !== null || o.hand_over) return "The hand is over.";
+  return o.actor === mySeat() ? "That is not a move you can make now." : `Not your turn: ${seatName(o.actor)} is playing.`;
+}
+
+function notYourMove() { showMessage(notYourMoveText(), "error"); }
 
 function toggle(i) {
   if (selected.has(i)) selected.delete(i); else selected.add(i);
@@ -952,12 +1170,15 @@ function attemptAdd(rank) {
 
 function attemptMeld() {
   const sel = selectedCards();
-  if (!sel.length || !state || !state.legal.length) return;
+  if (!state) return;
+  if (!state.legal.length) { notYourMove(); return; }
+  if (!sel.length) { showMessage("Select the cards to meld first.", "error"); return; }
   sendAction(`meld ${sel.join(" ")}`);
 }
 
 function attemptPile() {
-  if (!state || !state.legal.length) return;
+  if (!state) return;
+  if (!state.legal.length) { notYourMove(); return; }  // a click out of turn is answered, not ignored
   const sel = selectedCards();
   if (state.obs.phase === "draw") sendAction(`take ${sel.join(" ")}`.trim());
   else if (sel.length === 1) sendAction(`discard ${sel[0]}`);
@@ -1149,8 +1370,8 @@ function showSheet(result) {
   let html = `<h2 id="sheet-title">End of hand ${result.hand}</h2>`;
   html += result.went_out === null ? "<p>Nobody went out.</p>"
     : `<p>${escapeHtml(seatName(result.went_out))} went out${result.concealed ? " concealed" : ""}.</p>`;
-  html += `<table class="scores sheet-table"><thead><tr><th></th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
-  for (const k of keys) html += `<tr><td>${escapeHtml(itemLabel(k))}</td>${result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`;
+  html += `<table class="scores sheet-table"><thead><tr><th><span class="sr-only">Score item</span></th>${names.map((n) => `<th>${escapeHtml(n)}</th>`).join("")}</tr></thead><tbody>`;
+  for (const k of keys) html += `<tr><td>${escapeHtml(itemLabel(k, state.obs.variant))}</td>${result.sides.map((s) => `<td>${s.items[k] ?? 0}</td>`).join("")}</tr>`;
   html += `<tr class="total"><td>This hand</td>${result.sides.map((s) => `<td>${s.total}</td>`).join("")}</tr>`;
   if (result.sides.some((s) => s.naturals !== undefined)) {  // Mille: asterisks and chapeaux
     html += `<tr><td>Naturals</td>${result.sides.map((s) => `<td>${"*".repeat(s.naturals || 0) || "-"}</td>`).join("")}</tr>`;
@@ -1241,6 +1462,10 @@ function seatFlowExtras(seat) {
     out.push(clock);
   }
   if (state.pause && state.pause.ready.includes(seat)) out.push(span("ready-mark", "ready for the next hand"));
+  // a computer searching for its move: said, so a silent table does not look stuck
+  if (info.kind === "computer" && state.obs.actor === seat && !state.obs.hand_over && state.obs.winner === null) {
+    out.push(span("thinking", "thinking…"));
+  }
   return out;
 }
 
@@ -1347,12 +1572,23 @@ function announceNotes() {
 
 // ------------------------------------------------------------------ wiring
 function wire() {
+  // a phone docks the hand and the moves at the bottom of the screen: the page keeps room for the dock
+  const dock = document.querySelector(".controls");
+  new ResizeObserver(() => document.body.style.setProperty("--dock-height", `${dock.offsetHeight}px`)).observe(dock);
   $("hint-btn").addEventListener("click", () => send({ type: "hint" }));
+  $("speed").value = speed;
+  $("speed").addEventListener("change", () => setSpeed($("speed").value));
   $("panel-btn").addEventListener("click", () => {
     const open = document.body.classList.toggle("panel-open");
     $("panel-btn").setAttribute("aria-expanded", String(open));
   });
-  const draw = () => { if (state && state.legal.includes("draw")) sendAction("draw"); };
+  const draw = () => {
+    if (state && state.legal.includes("draw")) sendAction("draw");
+    else if (state && !state.legal.length) notYourMove();
+  };
+  $("hand").addEventListener("keydown", (e) => { if (e.target.closest("#hand .card")) onHandKey(e); });
+  document.addEventListener("keydown", onShortcut);
+  $("skip-to-hand").addEventListener("click", (e) => { e.preventDefault(); focusCard(handCursor); });
   $("stock").addEventListener("click", draw);
   $("pile").addEventListener("click", attemptPile);
   // the stock and the pile are buttons: Enter or Space on them does what a click does
@@ -1362,6 +1598,8 @@ function wire() {
   $("melds-us").addEventListener("dblclick", attemptMeld);
   for (const b of document.querySelectorAll("[data-order]")) b.addEventListener("click", () => setHandOrder(b.dataset.order));
   renderSortButtons();
+  // on a phone the guide's step is cut to three lines: a tap on it shows it whole
+  $("guide").addEventListener("click", (e) => { if (e.target.id !== "guide-close") $("guide").classList.toggle("open"); });
   $("guide-close").addEventListener("click", () => {
     localStorage.setItem(GUIDE_KEY, "done");
     $("guide").hidden = true;
