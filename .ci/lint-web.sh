@@ -11,6 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! command -v npm >/dev/null; then  # a machine without Node.js: Debian's (Biome's npm package ships its binary)
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+fi
+
 BIOME_VERSION=2.3.8
 dir="${CANASTA_WEB_LINT_DIR:-$HOME/.cache/canasta-web-lint}/biome-$BIOME_VERSION"
 biome="$dir/node_modules/.bin/biome"
