@@ -27,6 +27,8 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
+    select,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -172,8 +174,24 @@ def make_engine(url: str, *, background_checkpoint: bool = False) -> Engine:
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
-    Base.metadata.create_all(engine)
+    create_schema(engine)
     return engine
+
+
+#: the PostgreSQL advisory lock that serialises the creation of the tables (any number unique to canasta)
+SCHEMA_LOCK = 0x63616E6173746101
+
+
+def create_schema(engine: Engine) -> None:
+    """Create the tables that do not exist yet. Processes started together on an empty PostgreSQL database
+    would race (CREATE TABLE is not idempotent under concurrency: the loser fails on pg_type's unique index),
+    so there the creation runs under a transaction-level advisory lock and the others then find the tables."""
+    if engine.dialect.name != "postgresql":
+        Base.metadata.create_all(engine)
+        return
+    with engine.begin() as conn:
+        conn.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+        Base.metadata.create_all(conn)
 
 
 def checkpoint(engine: Engine, mode: str = "PASSIVE") -> None:
