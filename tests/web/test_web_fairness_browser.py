@@ -80,3 +80,22 @@ def test_the_player_can_copy_the_commitment_at_the_start_and_finds_it_at_the_end
         assert commitment in end and f"--commitment {commitment}" in end
     finally:
         page.close()
+
+
+def test_a_used_invite_says_so_before_asking_a_name(browser: Any, tmp_path: Path,
+                                                    make_server: Callable[..., Server]) -> None:
+    """Issue 49, defect 10: an invite already taken says it is used at once, not after asking the visitor's
+    name for a seat they cannot take; the page goes on as a spectator's."""
+    server = make_server(f"sqlite:///{tmp_path / 'web.db'}")
+    with server.http() as http:
+        game = http.post("/api/games", json={"players": 2, "seats": [{"kind": "me"}, {"kind": "invite"}]}).json()
+        invite = game["invite_links"]["1"].split("invite=")[1]
+        assert http.post(f"/api/games/{game['id']}/join", json={"seat": 1, "invite": invite, "name": "Bea"}).is_success
+    page = browser.new_page()
+    try:
+        page.goto(server.base + game["invite_links"]["1"])
+        page.wait_for_function("document.body.textContent.includes('already been used')", timeout=WAIT)
+        assert not page.is_visible("#join")  # no name asked
+        assert page.url.endswith(f"/table/{game['id']}")
+    finally:
+        page.close()

@@ -40,6 +40,11 @@ async function joinByInvite() {
   const invite = params.get("invite");
   if (!invite) return;
   const seat = Number(params.get("seat"));
+  if (!auth && await inviteUsed(seat)) {  // say so before asking a name the seat cannot take
+    showMessage("This invite has already been used: you are watching the table.", "error");
+    history.replaceState(null, "", `/table/${encodeURIComponent(gameId)}`);
+    return;
+  }
   const name = localStorage.getItem("canasta.name") || await askName();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, {
     method: "POST", headers: { "content-type": "application/json" },
@@ -53,6 +58,14 @@ async function joinByInvite() {
     showMessage(`Could not join: ${body.message}. You are watching.`, "error");
   }
   history.replaceState(null, "", `/table/${encodeURIComponent(gameId)}`);
+}
+
+/** Whether the invite to ``seat`` was already taken (the server still refuses a used one at join). */
+async function inviteUsed(seat) {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}`);
+  if (!r.ok) return false;
+  const seats = (await r.json()).seats || [];
+  return Boolean(seats[seat]) && !seats[seat].invite_open;
 }
 
 /** An invited friend says who they are before taking the seat (kept for the next table). */
