@@ -19,7 +19,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:filter_play": 117,
     "engine/setrules.py:check_meld_like": 115,
     "engine/setrules.py:play_actions": 113,
-    "engine/idturn.py:_play_actions": 112,
     "players/feet_basic.py:choose_feet": 103,
     "engine/feet.py:_check_take": 97,
     "engine/idmelds.py:_legal_actions": 91,

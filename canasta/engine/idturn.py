@@ -120,12 +120,10 @@ class SambaGame(SambaPlay):
         side = self._sides[seat]
         hand = self.hands[seat]
         v = self.variant
-        out: list[Action] = []
         two = next((c for c in TWO_CODES if hand[c]), None)
         # Italian: no 2 plays wild while the side's meld of deuces is short of a canasta
         two_wild = None if two is not None and self._deuces_melded(side) and v.deuces_barred(self, side) else two
         wild_codes = ([JOKER] if hand[JOKER] else []) + ([two_wild] if two_wild is not None else [])
-        add_meld = out.append  # each meld below is listed once, its cards in code order
         # one pass over the hand: the codes held, the naturals of each rank, each suit's ranks as bits
         held = [c for c in range(8, NUM_CODES) if hand[c]]
         of_rank = [0] * 16  # (the joker counts as rank 15)
@@ -134,8 +132,33 @@ class SambaGame(SambaPlay):
             of_rank[c >> 2] += hand[c]
             if 16 <= c < JOKER:  # naturals 4 to ace (no 3s, no joker: escaleras start at 4)
                 suit_ranks[c & 3] |= 1 << (c >> 2)
+        # each meld below is listed once, its cards in code order
+        out = self._new_set_melds(hand, of_rank, wild_codes)
+        out += self._new_escaleras(suit_ranks)
+        out += self._wild_and_three_melds(hand)
+        out += self._additions(self.melds[side], hand, two, wild_codes)
+        if self._merge_sets:
+            out.extend(self._merge_actions(side))
+        size = self.hand_sizes[seat]
+        # an action that leaves at most one card (going out) is checked in full (black threes were, above):
+        # with five cards or more in hand none does, every other action playing at most three cards
+        if size <= 4:
+            out = [a for a in out if a.kind == MERGE or len(a.cards) < size - 1 or self._check_meld(a, False)]
+        pending_ok = self._pending_met(side)
+        if not self.no_discard and (pending_ok or size == 1):
+            out += self._held_discards(hand, held, two, size)
+        if not pending_ok:
+            out.append(RETRACT_ACTION)
+        if self.no_discard and pending_ok:
+            out.append(END_ACTION)
+        if self._may_ask():
+            out.append(ASK_ACTION)
+        return out
 
-        # New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras).
+    def _new_set_melds(self, hand: list[int], of_rank: list[int], wild_codes: list[int]) -> list[Action]:
+        """New sets: three naturals of a rank, or two and a wild card (suits matter for escaleras)."""
+        out: list[Action] = []
+        add_meld = out.append
         for r in self._set_ranks:
             if of_rank[r] < 2:
                 continue
@@ -153,35 +176,48 @@ class SambaGame(SambaPlay):
                     for c in codes[j:]:  # a third natural, from y on
                         if hand[c] >= 1 + (c == y) + (c == x):
                             add_meld(meld_action((x, y, c)))
-        # New escaleras: three consecutive cards of a suit, 4 up to the ace.
+        return out
+
+    @staticmethod
+    def _new_escaleras(suit_ranks: list[int]) -> list[Action]:
+        """New escaleras: three consecutive cards of a suit, 4 up to the ace."""
+        out: list[Action] = []
         for s in range(4):
             bits = suit_ranks[s]
             starts = bits & (bits >> 1) & (bits >> 2)  # lowest rank of three in a row (4 at least: no 3s)
             while starts:
                 lo = (starts & -starts).bit_length() - 1
                 starts &= starts - 1
-                add_meld(meld_action((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+                out.append(meld_action((lo * 4 + s, (lo + 1) * 4 + s, (lo + 2) * 4 + s)))
+        return out
+
+    def _wild_and_three_melds(self, hand: list[int]) -> list[Action]:
+        """Melds of deuces (Italian), of wild cards (Bolivian), and of black threes in going out."""
+        out: list[Action] = []
         if self._deuce_sets:  # Italian: a meld of three deuces
             twos = [c for c in TWO_CODES for _ in range(hand[c])]
             if len(twos) >= 3:
-                add_meld(meld_action(tuple(twos[:3])))
+                out.append(meld_action(tuple(twos[:3])))
         if self._wild_sets:  # melds of three wild cards (Bolivian): k jokers and the first 3 - k 2s held
             twos = [c for c in TWO_CODES for _ in range(hand[c])]
             for k in range(min(hand[JOKER], 3) + 1):
                 if len(twos) >= 3 - k:
-                    add_meld(meld_action((*twos[:3 - k], *[JOKER] * k)))
+                    out.append(meld_action((*twos[:3 - k], *[JOKER] * k)))
         # Black threes: only when going out (each checked in full), so every size held is a start of its own:
         # with 3s 3s 3c 3c 7h the four threes go out and three of them cannot (two cards would be left).
         bt = hand[12] + hand[15]
-        canasta_size = self._canasta_size
-        for count in range(3, min(bt, canasta_size) + 1):
+        for count in range(3, min(bt, self._canasta_size) + 1):
             a = meld_action(tuple([12] * min(hand[12], count) + [15] * max(0, count - hand[12])))
             if self._check_meld(a, False):
-                add_meld(a)
-        # Additions: one card onto one of the side's melds.
-        melds: dict[int, IdMeld] = self.melds[side]
+                out.append(a)
+        return out
+
+    def _additions(self, melds: dict[int, IdMeld], hand: list[int], two: int | None,
+                   wild_codes: list[int]) -> list[Action]:
+        """Additions: one card onto one of the side's melds."""
+        out: list[Action] = []
         for mid, m in melds.items():
-            if len(m.cards) >= canasta_size:
+            if len(m.cards) >= self._canasta_size:
                 continue
             target = ID_BASE + mid
             if m.kind == "set" and m.rank == 0:  # a meld of wild cards (Bolivian's bolivia), of deuces (Italian)
@@ -201,31 +237,21 @@ class SambaGame(SambaPlay):
                          if 16 <= c < 60 and hand[c]]
             # (the candidates fit: a set takes its rank and wild cards up to the limit, an
             # escalera its suit's next card at either end, until seven cards)
-            for c in cands:
-                out.append(add_action(c, target))
-        if self._merge_sets:
-            out.extend(self._merge_actions(side))
-        size = self.hand_sizes[seat]
-        # an action that leaves at most one card (going out) is checked in full (black threes were, above):
-        # with five cards or more in hand none does, every other action playing at most three cards
-        if size <= 4:
-            out = [a for a in out if a.kind == MERGE or len(a.cards) < size - 1 or self._check_meld(a, False)]
-        pending_ok = self._pending_met(side)
-        if not self.no_discard and (pending_ok or size == 1):
-            for c in held:
-                if 8 <= c <= 11 and c != two:
-                    continue  # one 2 stands for all: suits of wild cards never matter
-                if c == 15 and hand[12]:
-                    continue  # one black three stands for both
-                a = _DISCARDS[c]
-                if (size > 1 and self.permission is None) or self._check_discard(a, False):
-                    out.append(a)
-        if not pending_ok:
-            out.append(RETRACT_ACTION)
-        if self.no_discard and pending_ok:
-            out.append(END_ACTION)
-        if self._may_ask():
-            out.append(ASK_ACTION)
+            out.extend(add_action(c, target) for c in cands)
+        return out
+
+    def _held_discards(self, hand: list[int], held: list[int], two: int | None, size: int) -> list[Action]:
+        """A discard of each card held (one 2 for all, one black three for both); the last card only if
+        discarding it goes out, and each checked in full while a yes or no binds."""
+        out: list[Action] = []
+        for c in held:
+            if 8 <= c <= 11 and c != two:
+                continue  # one 2 stands for all: suits of wild cards never matter
+            if c == 15 and hand[12]:
+                continue  # one black three stands for both
+            a = _DISCARDS[c]
+            if (size > 1 and self.permission is None) or self._check_discard(a, False):
+                out.append(a)
         return out
 
     # ------------------------------------------------------------- checking
