@@ -21,7 +21,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:play_actions": 113,
     "players/feet_basic.py:choose_feet": 103,
     "engine/feet.py:_check_take": 97,
-    "engine/idmelds.py:_legal_actions": 91,
     "scorekeeper.py:_check_table": 86,
     "scorekeeper.py:_side": 83,
     "players/expert.py:determinize": 83,

@@ -143,11 +143,18 @@ class MeldIdGame(Game):
             if c < JOKER:
                 suit_values[c & 3] |= 1 << (c >> 2) | (2 if c >> 2 == 14 else 0)
         melds: dict[int, IdMeld] = self.melds[side]
-        set_ranks = {m.rank for m in melds.values() if m.kind == "set"}
-        seen: set[tuple[int, ...]] = set()
-        add_meld = _MeldLister(out, seen)
+        add_meld = _MeldLister(out, set())
+        self._sets_with_wilds(hand, of_rank, {m.rank for m in melds.values() if m.kind == "set"}, wild_codes, add_meld)
+        self._runs_of_three(hand, suit_values, wild_codes, add_meld)
+        out += self._additions_to_melds(melds, hand, held, wild_codes)
+        size = self.hand_sizes[seat]
+        if size <= 4:
+            out = [a for a in out if self._check_meld(a, False)]
+        return out + self._distinct_discards(held, size)
 
-        # New sets: three naturals of a rank, or two and a wild card.
+    def _sets_with_wilds(self, hand: list[int], of_rank: list[int], set_ranks: set[int], wild_codes: list[int],
+                         add_meld: _MeldLister) -> None:
+        """New sets: three naturals of a rank, or two and a wild card."""
         for r in self._set_ranks:
             if of_rank[r] < 2 or r in set_ranks:
                 continue
@@ -163,7 +170,10 @@ class MeldIdGame(Game):
                     for j in range(i + 1, len(nats)):
                         for k in range(j + 1, len(nats)):
                             add_meld((nats[i], nats[j], nats[k]))
-        # New runs: three consecutive values of a suit, or two of them and a wild card.
+
+    @staticmethod
+    def _runs_of_three(hand: list[int], suit_values: list[int], wild_codes: list[int], add_meld: _MeldLister) -> None:
+        """New runs: three consecutive values of a suit, or two of them and a wild card."""
         for s in range(4):
             bits = suit_values[s]
             # the lowest values of three in a row of which at least two are held (1 to 12: ace low to Q-K-A)
@@ -182,7 +192,11 @@ class MeldIdGame(Game):
                         if w in pair and hand[w] < 2:
                             continue  # that 2 is the run's natural 2
                         add_meld((*pair, w))
-        # Additions: one card onto one of the side's melds.
+
+    def _additions_to_melds(self, melds: dict[int, IdMeld], hand: list[int], held: list[int],
+                            wild_codes: list[int]) -> list[Action]:
+        """Additions: one card onto one of the side's melds."""
+        out: list[Action] = []
         for mid, m in melds.items():
             target = ID_BASE + mid
             if m.kind == "set":
@@ -197,13 +211,12 @@ class MeldIdGame(Game):
                 cands = [c for c in held if (c & 3) == suit and c != JOKER and (
                     8 <= c <= 11 or lo <= c >> 2 <= hi or (c >> 2 == 14 and lo <= 1))]
                 cands += [c for c in wild_codes if c not in cands]
-            for c in cands:
-                if self._add_arrangement(m, c) is not None:
-                    out.append(add_action(c, target))
-        size = self.hand_sizes[seat]
-        if size <= 4:
-            out = [a for a in out if self._check_meld(a, False)]
-        # Discards: one per distinct card (suits matter for runs).
+            out.extend(add_action(c, target) for c in cands if self._add_arrangement(m, c) is not None)
+        return out
+
+    def _distinct_discards(self, held: list[int], size: int) -> list[Action]:
+        """Discards: one per distinct card (suits matter for runs); the last card and a barred one checked."""
+        out: list[Action] = []
         for c in held:
             a = _DISCARDS[c]
             if size <= 1 or c == self.barred:
