@@ -20,7 +20,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:check_meld_like": 115,
     "engine/setrules.py:play_actions": 113,
     "players/feet_basic.py:choose_feet": 103,
-    "engine/feet.py:_check_take": 97,
     "scorekeeper.py:_check_table": 86,
     "scorekeeper.py:_side": 83,
     "players/expert.py:determinize": 83,

@@ -31,7 +31,7 @@ minimum with its pending melds, ask, discard.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 from canasta.cards import JOKER, NUM_CODES, format_card, format_rank, is_red_three, sort_key
 from canasta.engine.actions import KEEP, TAKE, Action
@@ -49,6 +49,14 @@ _KEEP_ACTIONS = [Action(KEEP, (), 1), Action(KEEP, (), 2)]
 
 def _is_wild(code: int) -> bool:
     return code == JOKER or 8 <= code <= 11
+
+
+class _TakenMeld(NamedTuple):
+    """The side's meld of the top card's rank as a pile take leaves it."""
+
+    rank: int
+    wilds: int
+    size: int
 
 
 class FootGame(SetMeldGame):
@@ -527,83 +535,107 @@ class FootGame(SetMeldGame):
         return [a for a in out if self._check_take(a, raise_error=False)]
 
     def _check_take(self, action: Action, raise_error: bool) -> bool:
+        refusal = self._pickup_refusal(action)
+        if refusal is None:
+            taken = self._taken_meld(action)
+            refusal = self._take_count_refusal(action, taken) if isinstance(taken, _TakenMeld) else taken
+        if refusal is not None:
+            return self._fail(raise_error, *refusal)
+        return True
+
+    def _takes_onto_meld(self, action: Action) -> bool:
+        """Encyclopedia (pile_pickup foot_whole): 'If a player is currently in their foot, and is able to play the
+        top discard': playing it onto the side's meld of its rank (a wild card onto the pile of wild cards)."""
+        return not action.cards and self.variant.pile_pickup == "foot_whole"
+
+    def _pickup_refusal(self, action: Action) -> tuple[str, str] | None:
+        """Why the table's pickup rule, the pile or the cards shown refuse this take (rule, message), or None."""
         v = self.variant
         seat = self.turn
-        side = self._sides[seat]
-        f = self._fail
         if v.pile_pickup == "none":
-            return f(raise_error, "no-pickup", "no discards may be picked up (Encyclopedia, table rule pile_pickup)")
+            return "no-pickup", "no discards may be picked up (Encyclopedia, table rule pile_pickup)"
         if v.pile_pickup == "foot_whole" and not self.in_foot[seat]:
-            return f(raise_error, "pickup-foot-only", "only a player currently in their foot may pick up the "
-                     "discard pile (Encyclopedia, table rule pile_pickup)")
+            return "pickup-foot-only", ("only a player currently in their foot may pick up the discard pile "
+                                        "(Encyclopedia, table rule pile_pickup)")
         if self.pile_barred:
-            return f(raise_error, "pile-barred", "you retracted a pile take this turn: draw from the stock")
+            return "pile-barred", "you retracted a pile take this turn: draw from the stock"
         if not self.pile:
-            return f(raise_error, "pile-empty", "the discard pile is empty")
+            return "pile-empty", "the discard pile is empty"
         top = self.pile[-1]
         if v.blocks_pile(top):
             if is_red_three(top):
-                return f(raise_error, "pile-blocked", "red threes are kept in hand and never melded (table rule "
-                         "red_threes_laid_out; Encyclopedia: 'The same is true of red threes'), so a red 3 on top "
-                         "blocks the discard pile as a black 3 does")
-            return f(raise_error, "pile-blocked", "black 3s cannot be melded, so a player may never draw from the "
-                     "discard pile if the upcard is a black 3 (Denexa)")
+                return "pile-blocked", ("red threes are kept in hand and never melded (table rule "
+                                        "red_threes_laid_out; Encyclopedia: 'The same is true of red threes'), so a "
+                                        "red 3 on top blocks the discard pile as a black 3 does")
+            return "pile-blocked", ("black 3s cannot be melded, so a player may never draw from the discard pile if "
+                                    "the upcard is a black 3 (Denexa)")
         cards = action.cards
-        # Encyclopedia (pile_pickup foot_whole): 'If a player is currently in their foot, and is able to play the
-        # top discard': playing it onto the side's meld of its rank (a wild card onto the pile of wild cards)
-        onto_meld = not cards and v.pile_pickup == "foot_whole"
+        onto_meld = self._takes_onto_meld(action)
         if len(cards) != 2 and not onto_meld:
             if v.pile_pickup == "foot_whole":
-                return f(raise_error, "take-cards", "to pick up the pile you must be 'able to play the top discard' "
-                         "(Encyclopedia): meld it with two cards from your hand ('take' and two cards) or add it to "
-                         "your side's meld of its rank ('take' alone)")
-            return f(raise_error, "take-cards", "to draw from the discards you must meld the top card with two "
-                     "cards from your hand (Denexa)")
-        hand = self.hands[seat]
-        if not self._has_cards(hand, cards):
-            return f(raise_error, "not-in-hand", "you do not hold those cards")
+                return "take-cards", ("to pick up the pile you must be 'able to play the top discard' (Encyclopedia): "
+                                      "meld it with two cards from your hand ('take' and two cards) or add it to "
+                                      "your side's meld of its rank ('take' alone)")
+            return "take-cards", "to draw from the discards you must meld the top card with two cards from your hand (Denexa)"
+        if not self._has_cards(self.hands[seat], cards):
+            return "not-in-hand", "you do not hold those cards"
         if v.pile_pickup == "natural_pair" and (_is_wild(top) or any(_is_wild(c) for c in cards)):
-            return f(raise_error, "take-natural-pair", "discards are picked up only with a natural pair of the top "
-                     "card's rank (Encyclopedia: 'Some variants allow picking up discards with a natural pair, but a "
-                     "player may take at most seven cards from the discard pile'; table rule pile_pickup)")
+            return "take-natural-pair", ("discards are picked up only with a natural pair of the top card's rank "
+                                         "(Encyclopedia: 'Some variants allow picking up discards with a natural pair, "
+                                         "but a player may take at most seven cards from the discard pile'; table "
+                                         "rule pile_pickup)")
         if _is_wild(top) and not v.wild_canastas:
-            return f(raise_error, "take-wild", "a wild card on top could only start a pile of wild cards, and this "
-                     "table plays without them (table rule wild_canastas; Encyclopedia: 'Some variants allow a "
-                     "wildcard canasta')")
-        if onto_meld and (WILD_RANK if _is_wild(top) else top >> 2) not in self.melds[side]:
-            return f(raise_error, "take-needs-meld", "to pick up the pile with 'take' alone your side needs a meld "
-                     "the top card can be added to (Encyclopedia: 'able to play the top discard')")
+            return "take-wild", ("a wild card on top could only start a pile of wild cards, and this table plays "
+                                 "without them (table rule wild_canastas; Encyclopedia: 'Some variants allow a "
+                                 "wildcard canasta')")
+        if onto_meld and (WILD_RANK if _is_wild(top) else top >> 2) not in self.melds[self._sides[seat]]:
+            return "take-needs-meld", ("to pick up the pile with 'take' alone your side needs a meld the top card "
+                                       "can be added to (Encyclopedia: 'able to play the top discard')")
+        return None
+
+    def _taken_meld(self, action: Action) -> _TakenMeld | tuple[str, str]:
+        """The side's meld of the top card's rank as the take leaves it, or why it cannot (rule, message)."""
+        v = self.variant
+        top = self.pile[-1]
+        cards = action.cards
+        side = self._sides[self.turn]
         if _is_wild(top):
             same = all(c == JOKER for c in cards) if top == JOKER else all(8 <= c <= 11 for c in cards)
             if not same:
-                return f(raise_error, "take-wild", "with a wild card on top you need two other cards of the same "
-                         "rank: two jokers for a joker, two 2s for a 2 (Denexa)")
-            rank = WILD_RANK
-            meld = self.melds[side].get(rank)
+                return "take-wild", ("with a wild card on top you need two other cards of the same rank: two jokers "
+                                     "for a joker, two 2s for a 2 (Denexa)")
+            meld = self.melds[side].get(WILD_RANK)
             size = (meld.size if meld is not None else 0) + 1 + len(cards)
-            wilds = 0
             if size > v.WILD_MELD_MAX:
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa)")
-        else:
-            rank = top >> 2
-            nats = [c for c in cards if not _is_wild(c)]
-            if any(c >> 2 != rank for c in nats):
-                return f(raise_error, "take-rank", f"the cards shown must meld with the top card "
-                         f"({format_rank(rank)}s and at most one wild card; {v.rule_source('take')})")
-            if not nats and not onto_meld:
-                return f(raise_error, "take-naturals", "a meld must contain at least two natural cards "
-                         f"({v.rule_source('meld-naturals')})")
-            meld = self.melds[side].get(rank)
-            naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
-            wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
-            size = naturals + wilds
-            if size > v.MELD_MAX and not self._grows_past_max(naturals, wilds):
-                return f(raise_error, "meld-size", "a pile cannot contain more than seven cards (Denexa): the top "
-                         "card and your two cards do not fit on your meld of that rank")
-            if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
-                return f(raise_error, "wild-limit", "no more than one wild card in a meld of three, four, or five "
-                         "cards and no more than two in a meld of six or seven (Denexa); none in 5s and 7s "
-                         "(Triple Play)")
+                return "meld-size", "a pile cannot contain more than seven cards (Denexa)"
+            return _TakenMeld(WILD_RANK, 0, size)
+        rank = top >> 2
+        nats = [c for c in cards if not _is_wild(c)]
+        if any(c >> 2 != rank for c in nats):
+            return "take-rank", (f"the cards shown must meld with the top card ({format_rank(rank)}s and at most one "
+                                 f"wild card; {v.rule_source('take')})")
+        if not nats and not self._takes_onto_meld(action):
+            return "take-naturals", f"a meld must contain at least two natural cards ({v.rule_source('meld-naturals')})"
+        meld = self.melds[side].get(rank)
+        naturals = (meld.naturals if meld is not None else 0) + 1 + len(nats)
+        wilds = (meld.wilds if meld is not None else 0) + len(cards) - len(nats)
+        size = naturals + wilds
+        if size > v.MELD_MAX and not self._grows_past_max(naturals, wilds):
+            return "meld-size", ("a pile cannot contain more than seven cards (Denexa): the top card and your two "
+                                 "cards do not fit on your meld of that rank")
+        if not v.wilds_ok(naturals, wilds) or (wilds and rank in v.NO_WILD_RANKS):
+            return "wild-limit", ("no more than one wild card in a meld of three, four, or five cards and no more "
+                                  "than two in a meld of six or seven (Denexa); none in 5s and 7s (Triple Play)")
+        return _TakenMeld(rank, wilds, size)
+
+    def _take_count_refusal(self, action: Action, taken: _TakenMeld) -> tuple[str, str] | None:
+        """Why the take fails the side's first meld's minimum, or leaves a foot player out who may not go out."""
+        v = self.variant
+        seat = self.turn
+        side = self._sides[seat]
+        hand = self.hands[seat]
+        top = self.pile[-1]
+        cards = action.cards
         rest = min(v.pile_take - 1, len(self.pile) - 1)
         after = self.hand_sizes[seat] - len(cards) + rest
         if not self.opened[side]:
@@ -611,18 +643,17 @@ class FootGame(SetMeldGame):
             left = list(hand)
             for c in cards:
                 left[c] -= 1
-            if value + max_meld_value(v, left, exclude_rank=rank) < self.minimum(side):
-                return f(raise_error, "minimum-count", f"your side's first meld needs {self.minimum(side)} points; "
-                         f"the top card and your hand cannot make it ({v.rule_source('minimum-count')})")
+            if value + max_meld_value(v, left, exclude_rank=taken.rank) < self.minimum(side):
+                return "minimum-count", (f"your side's first meld needs {self.minimum(side)} points; the top card and "
+                                         f"your hand cannot make it ({v.rule_source('minimum-count')})")
             if value < self.minimum(side):
                 after = self.hand_sizes[seat] - len(cards)  # the rest stays aside until the minimum is met
         if self.in_foot[seat] and (after == 0 or (after == 1 and not v.NO_DISCARD_AFTER_TAKE)):
-            b3 = self._threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1]
-                                                  if v.blocks_pile(c))
-            why = self._finish_problem(side, (rank, wilds) if size >= v.MELD_MAX else None, after, b3)
+            b3 = self._threes_held(hand) + sum(1 for c in self.pile[len(self.pile) - 1 - rest:-1] if v.blocks_pile(c))
+            why = self._finish_problem(side, (taken.rank, taken.wilds) if taken.size >= v.MELD_MAX else None, after, b3)
             if why:
-                return f(raise_error, "cannot-go-out", why)
-        return True
+                return "cannot-go-out", why
+        return None
 
     def _do_take(self, action: Action) -> None:
         v = self.variant
