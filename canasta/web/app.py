@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any
 
@@ -85,6 +86,34 @@ def variants_info() -> list[dict[str, Any]]:
     return out
 
 
+@dataclass
+class _Server:
+    """What the routes of one app share: the games, the fan-out, the budgets."""
+
+    service: GameService
+    hub: Hub
+    keeper: lifecycle.Keeper
+    limits: Limits
+    heavy: asyncio.Semaphore
+    workers: ReplayWorkers | None
+    rate: float
+    burst: float
+
+    async def bounded(self, work: Any, *args: Any) -> Any:
+        """Run CPU-heavy ``work(*args)`` a few at a time, in a thread (a coroutine function: awaited), refused
+        with 503 when it waits too long for its turn (the work itself is bounded by counts)."""
+        try:
+            await asyncio.wait_for(self.heavy.acquire(), WORK_BUDGET)
+        except TimeoutError:
+            raise WebError("busy", "the server is busy with other heavy requests; try again", status=503) from None
+        try:
+            if asyncio.iscoroutinefunction(work):
+                return await work(*args)
+            return await asyncio.to_thread(work, *args)
+        finally:
+            self.heavy.release()
+
+
 def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | None = None,
                bot_delay: float = 0.0, idle_limit: float | None = 120.0, auto_takeover: bool = False,
                rate_limit: tuple[float, float] = (RATE, BURST), limits: Limits | None = None,
@@ -101,14 +130,26 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
     processes (False: in threads, as tests that hold a replay mid-work need). See "Threat model and limits"
     in docs/web.md.
     """
-    rate, burst = rate_limit
-    limits = Limits() if limits is None else limits
-    heavy = asyncio.Semaphore(HEAVY_AT_ONCE)
-    workers = ReplayWorkers(HEAVY_AT_ONCE) if replay_processes else None
     service = GameService(database_url, idle_limit=idle_limit, background_checkpoint=True)
-    keeper = lifecycle.Keeper(service.engine, table_expiry)
-    hub = Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover)
+    server = _Server(service=service, hub=Hub(service, bot_delay=bot_delay, redis_url=redis_url, auto_takeover=auto_takeover),
+                     keeper=lifecycle.Keeper(service.engine, table_expiry), limits=Limits() if limits is None else limits,
+                     heavy=asyncio.Semaphore(HEAVY_AT_ONCE), workers=ReplayWorkers(HEAVY_AT_ONCE) if replay_processes else None,
+                     rate=rate_limit[0], burst=rate_limit[1])
+    app = FastAPI(title="canasta", lifespan=_lifespan(server))
+    app.add_middleware(BodyLimit)
+    app.state.service = service
+    app.state.hub = server.hub
+    app.state.limits = server.limits
+    app.state.keeper = server.keeper
+    _add_error_handlers(app)
+    _add_pages(app)
+    _add_game_api(app, server)
+    _add_tools_api(app, server)
+    _add_table_socket(app, server)
+    return app
 
+
+def _lifespan(server: _Server) -> Any:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Everything loaded so far (FastAPI, pydantic, SQLAlchemy, the engine: ~140,000 objects) lives as long
@@ -116,8 +157,9 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         # (with 200 games in memory a full collection took ~70 ms on an idle core, ~30 ms after the freeze).
         gc.collect()
         gc.freeze()
-        await hub.start()
-        background = [asyncio.create_task(_checkpoints(service)), asyncio.create_task(_expiry(hub, keeper))]
+        await server.hub.start()
+        background = [asyncio.create_task(_checkpoints(server.service)),
+                      asyncio.create_task(_expiry(server.hub, server.keeper))]
         try:
             yield
         finally:
@@ -125,33 +167,16 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            await hub.stop()
-            keeper.close()
-            service.close()
-            if workers is not None:
-                workers.close()
+            await server.hub.stop()
+            server.keeper.close()
+            server.service.close()
+            if server.workers is not None:
+                server.workers.close()
 
-    app = FastAPI(title="canasta", lifespan=lifespan)
-    app.add_middleware(BodyLimit)
-    app.state.service = service
-    app.state.hub = hub
-    app.state.limits = limits
-    app.state.keeper = keeper
+    return lifespan
 
-    async def bounded(work: Any, *args: Any) -> Any:
-        """Run CPU-heavy ``work(*args)`` a few at a time, in a thread (a coroutine function: awaited), refused
-        with 503 when it waits too long for its turn (the work itself is bounded by counts)."""
-        try:
-            await asyncio.wait_for(heavy.acquire(), WORK_BUDGET)
-        except TimeoutError:
-            raise WebError("busy", "the server is busy with other heavy requests; try again", status=503) from None
-        try:
-            if asyncio.iscoroutinefunction(work):
-                return await work(*args)
-            return await asyncio.to_thread(work, *args)
-        finally:
-            heavy.release()
 
+def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WebError)
     async def _web_error(_request: Request, exc: WebError) -> JSONResponse:
         return JSONResponse(exc.payload(), status_code=exc.status)
@@ -166,25 +191,31 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         message = f"{where}: {what}" if where else what
         return JSONResponse({"type": "error", "code": code, "message": message}, status_code=400)
 
-    # ------------------------------------------------------------ pages
-    def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html")
 
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html")
+
+
+def _add_pages(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return page("index.html")
+        return _page("index.html")
 
     @app.get("/table/{game_id}", include_in_schema=False)
     async def table(game_id: GameId) -> FileResponse:
-        return page("table.html")
+        return _page("table.html")
 
     @app.get("/scorepad", include_in_schema=False)
     async def scorepad() -> FileResponse:
-        return page("scorepad.html")
+        return _page("scorepad.html")
 
     @app.get("/replay", include_in_schema=False)
     async def replay_page() -> FileResponse:
-        return page("replay.html")
+        return _page("replay.html")
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return _page("history.html")
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_page(variant: str) -> HTMLResponse:
@@ -196,23 +227,29 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             raise WebError("no-variant", f"no variant {variant!r}", status=404)
         return HTMLResponse(render_rules(info, set(infos)))
 
-    # ------------------------------------------------------------ favicon
     # browsers ask for /favicon.ico whatever the page's <link rel="icon"> says: the SVG drawn in static/
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
                             headers={"Cache-Control": "public, max-age=86400"})
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> Response:
+        return Response("ok", media_type="text/plain")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    # -------------------------------------------------------------- REST
+
+def _add_game_api(app: FastAPI, server: _Server) -> None:
+    service, hub, keeper = server.service, server.hub, server.keeper
+
     @app.get("/api/variants")
     async def api_variants() -> list[dict[str, Any]]:
         return variants_info()
 
     @app.post("/api/games")
     async def api_create(body: CreateGame, request: Request) -> dict[str, Any]:
-        if not limits.allow_game(_client_of(request)):
+        if not server.limits.allow_game(_client_of(request)):
             raise WebError("too-many-games", "too many games created from here; wait a minute", status=429)
         # ``players`` is already a small number (the model bounds it): the seat list is short
         seats = [s.model_dump() for s in body.seats] if body.seats is not None else \
@@ -261,6 +298,10 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         text = service.record(live, seat)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="canasta-{game_id}.txt"'})
 
+
+def _add_tools_api(app: FastAPI, server: _Server) -> None:
+    """The scorekeeper, the replay viewer and a browser's history: heavy work, run a few at a time."""
+
     # the body is read by hand (every refusal is a ``bad-score``), but documented for clients and the fuzzer
     @app.post("/api/score", openapi_extra={"requestBody": {"required": True, "content": {
         "application/json": {"schema": ScoreRequest.model_json_schema()}}}})
@@ -271,7 +312,7 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
         except ValidationError as exc:
             where, what = first_error(list(exc.errors()))
             raise WebError("bad-score", f"{where}: {what}" if where else what) from None
-        result: dict[str, Any] = await bounded(_score, data)
+        result: dict[str, Any] = await server.bounded(_score, data)
         return result
 
     @app.post("/api/replay")
@@ -280,30 +321,24 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
 
         # the replay's budget is MAX_REPLAY_ACTIONS; its frames are encoded where it runs (7 MB for 9,200
         # actions: FastAPI encoding them on the loop held it ~0.9 s)
-        if workers is not None:
-            status, encoded = await bounded(workers.run, replay_answer, body.record)
+        if server.workers is not None:
+            status, encoded = await server.bounded(server.workers.run, replay_answer, body.record)
         else:
-            status, encoded = await bounded(replay_answer, body.record)
+            status, encoded = await server.bounded(replay_answer, body.record)
         return Response(encoded, status_code=status, media_type="application/json")
 
-    # ------------------------------------------------------- history (issue 19)
     # A browser's games, known by the seat tokens it holds (in the body, never the URL): canasta/web/history.py
-    history = History(service)
-
-    @app.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return page("history.html")
+    history = History(server.service)
 
     @app.post("/api/history")
     async def api_history(body: HistoryRequest) -> dict[str, Any]:
-        found: dict[str, Any] = await bounded(history.for_browser, body.seats)
+        found: dict[str, Any] = await server.bounded(history.for_browser, body.seats)
         return found
 
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> Response:
-        return Response("ok", media_type="text/plain")
 
-    # --------------------------------------------------------- WebSocket
+def _add_table_socket(app: FastAPI, server: _Server) -> None:
+    limits = server.limits
+
     @app.websocket("/ws/{game_id}")
     async def ws_table(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
@@ -318,74 +353,78 @@ def create_app(database_url: str = "sqlite:///canasta.db", *, redis_url: str | N
             await _send_close(ws, refusal.payload())
             return
         try:
-            await _serve_socket(ws, game_id, who)
+            await _serve_socket(server, ws, game_id, who)
         finally:
             limits.close_socket(who)
 
-    async def _serve_socket(ws: WebSocket, game_id: str, who: str) -> None:
-        try:
-            hello = await _first_message(ws)
-            live = hub.catch_up(game_id)  # checked against the log: news from other processes may have been lost
-            seat = service.seat_of(live, hello.get("token"))
-            status, why = await keeper.status(game_id)
-            if status == lifecycle.EXPIRED and not live.game.is_over:
-                service.forget(game_id)
-                raise WebError("expired", f"this table is closed: {why}", status=410)
-            if status == lifecycle.FAILED:
-                live.failed = why
-        except WebError as exc:
-            await _send_close(ws, exc.payload())
-            return
-        except WebSocketDisconnect:
-            return
-        here = [c.seat is not None for c in hub.clients.get(game_id, ()) if not c.closed]
-        refused = limits.join_table(who, seat is not None, sum(here), len(here) - sum(here))
-        if refused is not None:
-            await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
-            return
-        try:
-            await _serve_table(ws, live, seat, hello.get("since"), who)
-        finally:
-            limits.leave_table(who, seat is not None)
 
-    async def _serve_table(ws: WebSocket, live: Any, seat: int | None, since: int | None, who: str) -> None:
-        """A socket admitted to its table: the welcome, then its messages until it closes."""
-        game_id = live.id
-        client = Client(ws=ws, game_id=game_id, seat=seat)
-        writer = asyncio.create_task(client.writer())
-        hub.add(client)
+async def _serve_socket(server: _Server, ws: WebSocket, game_id: str, who: str) -> None:
+    """A socket past the door: its hello names a seat (or none), then the table's caps admit it or not."""
+    service, hub, keeper = server.service, server.hub, server.keeper
+    try:
+        hello = await _first_message(ws)
+        live = hub.catch_up(game_id)  # checked against the log: news from other processes may have been lost
+        seat = service.seat_of(live, hello.get("token"))
+        status, why = await keeper.status(game_id)
+        if status == lifecycle.EXPIRED and not live.game.is_over:
+            service.forget(game_id)
+            raise WebError("expired", f"this table is closed: {why}", status=410)
+        if status == lifecycle.FAILED:
+            live.failed = why
+    except WebError as exc:
+        await _send_close(ws, exc.payload())
+        return
+    except WebSocketDisconnect:
+        return
+    here = [c.seat is not None for c in hub.clients.get(game_id, ()) if not c.closed]
+    refused = server.limits.join_table(who, seat is not None, sum(here), len(here) - sum(here))
+    if refused is not None:
+        await _send_close(ws, WebError("too-many-sockets", refused, status=429).payload())
+        return
+    try:
+        await _serve_table(server, ws, live, seat, hello.get("since"), who)
+    finally:
+        server.limits.leave_table(who, seat is not None)
+
+
+async def _serve_table(server: _Server, ws: WebSocket, live: Any, seat: int | None, since: int | None,
+                       who: str) -> None:
+    """A socket admitted to its table: the welcome, then its messages until it closes."""
+    service, hub, keeper = server.service, server.hub, server.keeper
+    game_id = live.id
+    client = Client(ws=ws, game_id=game_id, seat=seat)
+    writer = asyncio.create_task(client.writer())
+    hub.add(client)
+    keeper.saw(game_id)
+    client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
+                 "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
+                 "fairness": service.fairness(live)})
+    client.send(hub.update_for(live, client, since))
+    client.send({"type": "chat-history", "messages": hub.chat.history(game_id)})
+    hub.drive(game_id)
+    tokens, last = server.burst, time.monotonic()
+    try:
+        while not client.closed:
+            raw = await ws.receive()
+            if raw.get("type") == "websocket.disconnect":
+                break
+            now = time.monotonic()
+            tokens = min(server.burst, tokens + (now - last) * server.rate)
+            last = now
+            if tokens < 1 or not server.limits.allow_message(who, _size_of(raw)):
+                client.send(WebError("flood", "too many messages: slow down").payload())
+                continue
+            tokens -= 1
+            reply = await _handle(service, hub, client, raw)
+            if reply is not None:
+                client.send(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.remove(client)
         keeper.saw(game_id)
-        client.send({"type": "welcome", "game": game_id, "seat": seat, "players": live.players,
-                     "variant": live.variant, "idle_limit": service.idle_limit, "auto_takeover": hub.auto_takeover,
-                     "fairness": service.fairness(live)})
-        client.send(hub.update_for(live, client, since))
-        client.send({"type": "chat-history", "messages": hub.chat.history(game_id)})
-        hub.drive(game_id)
-        tokens, last = burst, time.monotonic()
-        try:
-            while not client.closed:
-                raw = await ws.receive()
-                if raw.get("type") == "websocket.disconnect":
-                    break
-                now = time.monotonic()
-                tokens = min(burst, tokens + (now - last) * rate)
-                last = now
-                if tokens < 1 or not limits.allow_message(who, _size_of(raw)):
-                    client.send(WebError("flood", "too many messages: slow down").payload())
-                    continue
-                tokens -= 1
-                reply = await _handle(service, hub, client, raw)
-                if reply is not None:
-                    client.send(reply)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.remove(client)
-            keeper.saw(game_id)
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(writer, 2.0)
-
-    return app
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(writer, 2.0)
 
 
 class ReplayWorkers:
