@@ -723,27 +723,40 @@ def encode_observation(obs: dict[str, Any], dtype: type = np.float32) -> npt.NDA
         for r in obs["dead_ranks"]:
             out[blocks["dead_ranks"] + parse_rank(r) - 4] = 1
     if feet and "foot_sizes" in blocks:
-        for s in range(players):
-            rel = (s - seat) % players
-            out[blocks["foot_sizes"] + rel] = (
-                obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
-            out[blocks["in_foot"] + rel] = float(obs["in_foot"][s])
-        kinds = ("clean", "dirty", "wild")
-        for s in range(sides):
-            rel = (s - side) % sides
-            for b in obs["books"][s]:
-                out[blocks["books"] + rel * 3 + kinds.index(b["kind"])] += 1 / 5
+        _encode_feet(out, blocks, obs, seat, side)
     if "pass_phase" in blocks and "pass_shown" in obs:
-        out[blocks["pass_phase"]] = float(obs["phase"] == "pass")
-        for s in range(players):
-            rel = (s - seat) % players
-            for i, c in enumerate(obs["pass_shown"][s]):
-                out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(_card_code(c))] = 1
-            if obs["kept"][s]:
-                out[blocks["kept"] + rel * 2 + obs["kept"][s] - 1] = 1
-            if obs["foot_shown"][s] is not None:
-                out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(_card_code(obs["foot_shown"][s]))] = 1
+        _encode_hand_passing(out, blocks, obs, seat)
     return out
+
+
+def _encode_feet(out: npt.NDArray[Any], blocks: dict[str, int], obs: dict[str, Any], seat: int, side: int) -> None:
+    """Hand and Foot's blocks: each seat's foot (and knee) size and whether it plays from it, each side's books."""
+    players: int = obs["players"]
+    sides = len(obs["melds"])
+    for s in range(players):
+        rel = (s - seat) % players
+        out[blocks["foot_sizes"] + rel] = (
+            obs["foot_sizes"][s] + (obs["knee_sizes"][s] if "knee_sizes" in obs else 0)) / 11
+        out[blocks["in_foot"] + rel] = float(obs["in_foot"][s])
+    kinds = ("clean", "dirty", "wild")
+    for s in range(sides):
+        rel = (s - side) % sides
+        for b in obs["books"][s]:
+            out[blocks["books"] + rel * 3 + kinds.index(b["kind"])] += 1 / 5
+
+
+def _encode_hand_passing(out: npt.NDArray[Any], blocks: dict[str, int], obs: dict[str, Any], seat: int) -> None:
+    """The hand-passing deal's blocks: its phase, the cards each seat showed and kept, the foot shown."""
+    players: int = obs["players"]
+    out[blocks["pass_phase"]] = float(obs["phase"] == "pass")
+    for s in range(players):
+        rel = (s - seat) % players
+        for i, c in enumerate(obs["pass_shown"][s]):
+            out[blocks["pass_shown"] + (rel * 2 + i) * PASS_KINDS + _pass_kind(_card_code(c))] = 1
+        if obs["kept"][s]:
+            out[blocks["kept"] + rel * 2 + obs["kept"][s] - 1] = 1
+        if obs["foot_shown"][s] is not None:
+            out[blocks["foot_shown"] + rel * PASS_KINDS + _pass_kind(_card_code(obs["foot_shown"][s]))] = 1
 
 
 def encode_position(game: Any, seat: int, dtype: type = np.float32) -> npt.NDArray[Any]:

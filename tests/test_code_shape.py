@@ -23,7 +23,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "scorekeeper.py:_side": 83,
     "players/expert.py:determinize": 83,
     "tui/__init__.py:run_play": 82,
-    "encoding.py:encode_observation": 81,
 }
 
 
