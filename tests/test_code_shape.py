@@ -22,7 +22,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "scorekeeper.py:_check_table": 86,
     "scorekeeper.py:_side": 83,
     "players/expert.py:determinize": 83,
-    "tui/__init__.py:run_play": 82,
 }
 
 

@@ -79,6 +79,29 @@ def _make_console(output: Console | TextIO | None) -> Console:
     return Console(file=output, highlight=False, width=110, color_system=None, force_terminal=False)
 
 
+def _choose_autosave(load: Path | None, resume: bool,
+                     autosave: Path | None) -> tuple[Path | None, Path | None, list[str]]:
+    """The game to load (the newest autosave with ``resume``), the file this session autosaves to, and the
+    notices of unfinished games kept: one autosave a game, a new game never replaces an unfinished one."""
+    if resume:
+        if load is not None:
+            raise OptionError("give --load FILE or --resume, not both")
+        kept = autosaves(autosave or default_autosave_path())
+        if not kept:
+            raise OptionError(f"no autosaved game to resume ({autosave or default_autosave_path()}): "
+                              "start one with 'canasta play'")
+        load = autosave = kept[-1]  # the newest; quitting it again saves it in the same file
+    notices: list[str] = []
+    if autosave is not None:
+        kept = autosaves(autosave)
+        if load is not None and load.resolve() in [p.resolve() for p in kept]:
+            autosave = load  # an autosaved game goes on in its own file
+        else:
+            notices = unfinished_notices(kept)
+            autosave = free_autosave(autosave)
+    return load, autosave, notices
+
+
 def run_play(*, variant: str | None = None, players: int | None = None, seed: int | None = None,
              rules: dict[str, Any] | None = None, seat: int | None = None, levels: dict[int, str] | None = None,
              load: Path | None = None, resume: bool = False, autosave: Path | None = None,
@@ -94,22 +117,7 @@ def run_play(*, variant: str | None = None, players: int | None = None, seed: in
     interactive = input_fn is None and is_interactive()
     if screen is None:
         screen = interactive and output is None
-    if resume:
-        if load is not None:
-            raise OptionError("give --load FILE or --resume, not both")
-        kept = autosaves(autosave or default_autosave_path())
-        if not kept:
-            raise OptionError(f"no autosaved game to resume ({autosave or default_autosave_path()}): "
-                              "start one with 'canasta play'")
-        load = autosave = kept[-1]  # the newest; quitting it again saves it in the same file
-    notices: list[str] = []
-    if autosave is not None:
-        kept = autosaves(autosave)
-        if load is not None and load.resolve() in [p.resolve() for p in kept]:
-            autosave = load  # an autosaved game goes on in its own file
-        else:  # one autosave a game: a new one never replaces an unfinished one
-            notices = unfinished_notices(kept)
-            autosave = free_autosave(autosave)
+    load, autosave, notices = _choose_autosave(load, resume, autosave)
     if load is not None:
         saved = read_save(load)
         game = saved.game
