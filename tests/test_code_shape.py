@@ -21,7 +21,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "players/feet_basic.py:choose_feet": 103,
     "scorekeeper.py:_check_table": 86,
     "scorekeeper.py:_side": 83,
-    "players/expert.py:determinize": 83,
 }
 
 

@@ -76,7 +76,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import canasta.players.value as position_value
 from canasta.cards import JOKER, NUM_CODES, is_red_three, parse_card, parse_rank
@@ -162,19 +162,19 @@ class ExpertSettings:
     style: BasicStyle | None = None
 
 
-def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
-    """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
-    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``).
+class _CardsSeen(NamedTuple):
+    """The cards a seat's observation shows, as codes (``seen``: all of them together)."""
 
-    Raises CanastaError (or ValueError) if the observation cannot be completed.
-    """
-    players: int = obs["players"]
-    variant = cast(Classic, find_variant(obs["variant"])(players, obs["rules"]))
-    seat: int = obs["seat"]
-    side_of = [variant.side_of(s) for s in range(players)]
-    unseen = [0] * NUM_CODES
-    for c in variant.deck():
-        unseen[c] += 1
+    hand: list[int]
+    pile: list[int]
+    melds: list[list[list[Any]]]
+    red_threes: list[list[int]]
+    removed: list[list[int]]
+    aside: list[int]
+    seen: list[int]
+
+
+def _cards_seen(obs: Observation) -> _CardsSeen:
     hand = [parse_card(c) for c in obs["hand"]]
     pile = [parse_card(c) for c in obs["pile"]]
     melds: list[list[list[Any]]] = []
@@ -193,6 +193,23 @@ def determinize(obs: Observation, rng: random.Random, read_passes: bool = False)
     # a taken pile's rest, set aside until the initial meld completes (face up: the observation lists it)
     aside = [parse_card(c) for c in obs["pile_taken_aside"]]
     seen += aside
+    return _CardsSeen(hand, pile, melds, red_threes, removed, aside, seen)
+
+
+def determinize(obs: Observation, rng: random.Random, read_passes: bool = False) -> Game:
+    """A full position consistent with ``obs``: unseen cards dealt at random (with ``read_passes``, no
+    hidden hand holds a natural pair of a rank its seat passed on: ``card_reading.respect_passes``).
+
+    Raises CanastaError (or ValueError) if the observation cannot be completed.
+    """
+    players: int = obs["players"]
+    variant = cast(Classic, find_variant(obs["variant"])(players, obs["rules"]))
+    seat: int = obs["seat"]
+    side_of = [variant.side_of(s) for s in range(players)]
+    unseen = [0] * NUM_CODES
+    for c in variant.deck():
+        unseen[c] += 1
+    hand, pile, melds, red_threes, removed, aside, seen = _cards_seen(obs)
     # cards every player saw go into the other hands (a taken pile) are dealt back to them
     known = [[] if s == seat else [parse_card(c) for c in k] for s, k in enumerate(obs["known_hands"])]
     for c in seen + [c for k in known for c in k]:
