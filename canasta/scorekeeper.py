@@ -189,17 +189,8 @@ def _bind(data: dict[str, Any], players: int) -> Classic:
     return v
 
 
-def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side:
-    unknown = [k for k in raw if k not in TEAM_KEYS]
-    if unknown:
-        raise ScoreInputError(f"{who} has an unknown key {unknown[0]!r}; known: {', '.join(TEAM_KEYS)}")
-    side = _Side(who)
-    for key in ("went_out", "concealed"):
-        value = raw.get(key, False)
-        if not isinstance(value, bool):
-            raise ScoreInputError(f"{who}: {key!r} must be true or false, not {_type_name(value)}")
-        setattr(side, key, value)
-
+def _read_melds(v: Classic, raw: dict[str, Any], side: _Side, who: str) -> None:
+    """The side's melds, each checked as the variant checks a meld, one meld a rank (closed piles aside)."""
     melds = raw.get("melds", [])
     if not isinstance(melds, list):
         raise ScoreInputError(f"{who}: 'melds' must be a list of melds, each a list of cards, not {_type_name(melds)}")
@@ -229,6 +220,20 @@ def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side
                 f"{shown}: black threes are melded only by the player going out (Fragment 'Going Out'), "
                 f"and {who} did not go out")
         side.melds.append((rank, cards))
+
+
+def _side(v: Classic, raw: dict[str, Any], who: str, partnership: bool) -> _Side:
+    unknown = [k for k in raw if k not in TEAM_KEYS]
+    if unknown:
+        raise ScoreInputError(f"{who} has an unknown key {unknown[0]!r}; known: {', '.join(TEAM_KEYS)}")
+    side = _Side(who)
+    for key in ("went_out", "concealed"):
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise ScoreInputError(f"{who}: {key!r} must be true or false, not {_type_name(value)}")
+        setattr(side, key, value)
+
+    _read_melds(v, raw, side, who)
 
     side.threes = _cards(raw.get("threes", []), f"{who}, threes")
     if v.SCORES_TABLE:  # Modern American: threes of both colours laid out; one may be in a hand (5 points)
@@ -350,6 +355,12 @@ def _named_points(raw: dict[str, Any], key: str, who: str, *, negative: bool) ->
 
 def _check_table(v: Classic, sides: list[_Side]) -> None:
     """Checks that look at the whole table: card counts, who went out, what going out needs."""
+    _check_card_counts(v, sides)
+    _check_going_out(v, sides)
+
+
+def _check_card_counts(v: Classic, sides: list[_Side]) -> None:
+    """No card, rank, black or red three given more often than the pack holds."""
     pack = Counter(v.deck())
     given: Counter[int] = Counter()
     places: dict[int, list[str]] = {}
@@ -396,6 +407,10 @@ def _check_table(v: Classic, sides: list[_Side]) -> None:
         raise ScoreInputError(
             f"impossible card count: {red_given} red threes given (laid out plus undeclared), but the pack holds {red_in_pack}")
 
+
+
+def _check_going_out(v: Classic, sides: list[_Side]) -> None:
+    """At most one side went out, with what going out needs, and only it has an empty hand."""
     out = [s.who for s in sides if s.went_out]
     if len(out) > 1:
         raise ScoreInputError(f"only one side can go out, but {' and '.join(out)} both say went_out")

@@ -19,8 +19,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:check_meld_like": 115,
     "engine/setrules.py:play_actions": 113,
     "players/feet_basic.py:choose_feet": 103,
-    "scorekeeper.py:_check_table": 86,
-    "scorekeeper.py:_side": 83,
 }
 
 
