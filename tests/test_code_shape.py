@@ -18,7 +18,6 @@ LONG_FUNCTIONS: dict[str, int] = {
     "engine/setrules.py:filter_play": 117,
     "engine/setrules.py:check_meld_like": 115,
     "engine/setrules.py:play_actions": 113,
-    "players/feet_basic.py:choose_feet": 103,
 }
 
 

@@ -124,17 +124,7 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None,
             return YES_ACTION, "partner may go out"
         return (NO_ACTION if NO_ACTION in legal else legal[0]), "only choice"
     if phase == "draw":
-        takes = [a for a in legal if a.kind == TAKE]
-        if takes and (len(obs["pile"]) >= style.take_pile or not any(a.kind == DRAW for a in legal)):
-            best = min(takes, key=lambda a: sum(1 for c in a.cards if _wild(c)))
-            return best, "take the top of the pile: a meld and up to six cards"
-        for a in legal:
-            if a.kind == DRAW:
-                return a, "draw two from the stock"
-        for a in legal:
-            if a.kind == END:
-                return a, "the stock is used up and the pile is of no use"
-        return legal[0], "only choice"
+        return _choose_draw(obs, legal, style)
     side = obs["side"]
     seat = obs["seat"]
     by_kind: dict[str, list[Action]] = {}
@@ -150,7 +140,6 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None,
     books = {"clean": 0, "dirty": 0, "wild": 0}
     for b in obs["books"][side]:
         books[b["kind"]] += 1
-    need = obs["books_needed"]
     partner = obs["partner"]
     partner_needed = partner is not None and obs["rules"].get("partner_in_foot", True)
     # the side's other seats (sides are seat mod the number of sides): the partner, or two in teams of three
@@ -160,62 +149,90 @@ def choose_feet(obs: dict[str, Any], legal: list[Action], opening: Any = None,
         not partner_needed or all(obs["in_foot"][m] for m in mates))
     if ASK in by_kind and ready and obs["permission"] is None and len(obs["hand"]) <= style.ask_hand:
         return by_kind[ASK][0], "our piles are made and we are both in the foot: may I go out?"
-    melds = {m["rank"]: m for m in obs["melds"][side]}
-    wild_meld = "wild" in melds
     if opened:
-        for a in by_kind.get(ADD, []):
-            if all(not _wild(c) for c in a.cards):
-                return a, "add to our meld"
-        for a in by_kind.get(MELD, []):
-            if all(not _wild(c) for c in a.cards):
-                return a, "a new natural meld"
-        if books["wild"] < max(need["wild"], style.wild_books):
-            for a in by_kind.get(MELD, []):
-                if all(_wild(c) for c in a.cards) and not wild_meld:
-                    return a, "start the pile of wild cards"
-            for a in by_kind.get(ADD, []):
-                if a.target == 1:
-                    return a, "build the pile of wild cards"
-        if books["dirty"] < max(need["dirty"], 1):
-            for a in by_kind.get(ADD, []):
-                if a.target != 1 and any(_wild(c) for c in a.cards):
-                    m = next((m for m in obs["melds"][side] if m["rank"] != "wild" and
-                              len(m["cards"]) >= style.dirty_from and _rank_target(m["rank"]) == a.target), None)
-                    if m is not None:
-                        return a, "a wild card toward a dirty pile"
-            if len(obs["hand"]) > style.pair_wild_hand:
-                for a in by_kind.get(MELD, []):
-                    if sum(1 for c in a.cards if _wild(c)) == 1:
-                        return a, "a pair with a wild card toward a dirty pile"
-        if ready and obs["permission"] is True:
-            for kind in (MELD, ADD):
-                if kind in by_kind:
-                    return by_kind[kind][0], "going out: meld everything"
+        chosen = _choose_meld(obs, by_kind, books, style, ready)
+        if chosen is not None:
+            return chosen
     discards = by_kind.get(DISCARD, [])
     if discards:
-        hand = [parse_card(c) for c in obs["hand"]]
-        counts: dict[int, int] = {}
-        for c in hand:
-            counts[c >> 2] = counts.get(c >> 2, 0) + 1
-
-        def cost(a: Action) -> tuple[int, int, int]:
-            c = a.cards[0]
-            if c in (12, 15):
-                return (0, 0, c)
-            if _wild(c):
-                return (5, 0, c)
-            single = 1 if counts.get(c >> 2, 0) == 1 else 2
-            if c >> 2 in style.keep_ranks:
-                single += 2
-            return (single, -(c >> 2) if style.discard_high else c >> 2, c)
-
-        best = min(discards, key=cost)
-        return best, "discard the card the hand needs least"
+        return _choose_discard(obs, discards, style), "discard the card the hand needs least"
     for kind in (END, RETRACT, MELD, ADD):
         if kind in by_kind:
             return by_kind[kind][0], "nothing else to do"
     others = [a for a in legal if a.kind != ASK] or legal
     return others[0], "only choice"
+
+
+def _choose_draw(obs: dict[str, Any], legal: list[Action], style: FeetStyle) -> tuple[Action, str]:
+    """Take the pile's top when it is big enough (with the fewest wild cards shown), else draw."""
+    takes = [a for a in legal if a.kind == TAKE]
+    if takes and (len(obs["pile"]) >= style.take_pile or not any(a.kind == DRAW for a in legal)):
+        best = min(takes, key=lambda a: sum(1 for c in a.cards if _wild(c)))
+        return best, "take the top of the pile: a meld and up to six cards"
+    for a in legal:
+        if a.kind == DRAW:
+            return a, "draw two from the stock"
+    for a in legal:
+        if a.kind == END:
+            return a, "the stock is used up and the pile is of no use"
+    return legal[0], "only choice"
+
+
+def _choose_meld(obs: dict[str, Any], by_kind: dict[str, list[Action]], books: dict[str, int], style: FeetStyle,
+                 ready: bool) -> tuple[Action, str] | None:
+    """An opened side's meld or addition: natural first, then toward the wild and dirty piles it needs."""
+    side = obs["side"]
+    need = obs["books_needed"]
+    wild_meld = any(m["rank"] == "wild" for m in obs["melds"][side])
+    for a in by_kind.get(ADD, []):
+        if all(not _wild(c) for c in a.cards):
+            return a, "add to our meld"
+    for a in by_kind.get(MELD, []):
+        if all(not _wild(c) for c in a.cards):
+            return a, "a new natural meld"
+    if books["wild"] < max(need["wild"], style.wild_books):
+        for a in by_kind.get(MELD, []):
+            if all(_wild(c) for c in a.cards) and not wild_meld:
+                return a, "start the pile of wild cards"
+        for a in by_kind.get(ADD, []):
+            if a.target == 1:
+                return a, "build the pile of wild cards"
+    if books["dirty"] < max(need["dirty"], 1):
+        for a in by_kind.get(ADD, []):
+            if a.target != 1 and any(_wild(c) for c in a.cards):
+                m = next((m for m in obs["melds"][side] if m["rank"] != "wild" and
+                          len(m["cards"]) >= style.dirty_from and _rank_target(m["rank"]) == a.target), None)
+                if m is not None:
+                    return a, "a wild card toward a dirty pile"
+        if len(obs["hand"]) > style.pair_wild_hand:
+            for a in by_kind.get(MELD, []):
+                if sum(1 for c in a.cards if _wild(c)) == 1:
+                    return a, "a pair with a wild card toward a dirty pile"
+    if ready and obs["permission"] is True:
+        for kind in (MELD, ADD):
+            if kind in by_kind:
+                return by_kind[kind][0], "going out: meld everything"
+    return None
+
+
+def _choose_discard(obs: dict[str, Any], discards: list[Action], style: FeetStyle) -> Action:
+    """A black three first, then a single of a rank the style does not keep, a wild card last."""
+    counts: dict[int, int] = {}
+    for c in (parse_card(c) for c in obs["hand"]):
+        counts[c >> 2] = counts.get(c >> 2, 0) + 1
+
+    def cost(a: Action) -> tuple[int, int, int]:
+        c = a.cards[0]
+        if c in (12, 15):
+            return (0, 0, c)
+        if _wild(c):
+            return (5, 0, c)
+        single = 1 if counts.get(c >> 2, 0) == 1 else 2
+        if c >> 2 in style.keep_ranks:
+            single += 2
+        return (single, -(c >> 2) if style.discard_high else c >> 2, c)
+
+    return min(discards, key=cost)
 
 
 def _rank_target(rank: str) -> int:
