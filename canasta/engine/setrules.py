@@ -36,7 +36,7 @@ from canasta.engine.actions import (
     add_wild_action,
     meld_action,
 )
-from canasta.engine.setmeld import wild_mixes
+from canasta.engine.setmeld import Meld, wild_mixes
 
 if TYPE_CHECKING:
     pass
@@ -87,7 +87,7 @@ _INITIAL_WILDS_OK: dict[tuple[type, int, int, int], bool] = {}
 #: added (the variant's wild_capacity and wild_problem: class constants, American fixing wild_limit)
 _WILD_ADD_OK: dict[tuple[type, int, int, int, bool], bool] = {}
 
-#: the interned actions of canasta.engine.actions and their makers, bound to locals by play_actions
+#: the interned actions of canasta.engine.actions and their makers, bound to locals by _natural_plays
 _INTERNED = (ADD_NATURAL_ACTIONS, DISCARD_ACTIONS, add_wild_action, meld_action)
 
 #: nodes a going-out search may visit before giving up (then the yes cannot bind: see may_ask)
@@ -399,25 +399,50 @@ def play_actions(g: SetRulesGame) -> list[Action] | None:
     if (size <= 4 or g.pile_aside is not None or g.permission is not None or g.unusable is not None
             or v.threes_optional or v.going_out_overflow):
         return None
-    add_natural, discard_actions, add_wild, meld_action = _INTERNED
     side = g._sides[seat]
     hand = g.hands[seat]
     melds = g.melds[side]
     initial = not g.opened[side] or (g.opened_turn and not g.took_pile)  # initial_turn()
-    wild_meld = melds.get(WILD_RANK)
-    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
     dead = [m.rank for side_melds in g.melds for m in side_melds.values()
             if len(m.cards) >= 7 and not m.wilds and m.rank != WILD_RANK]  # dead_ranks(), unsorted
-    vcls = type(v)
     wilds = [JOKER] if hand[JOKER] else []  # one of each kind of wild card: a joker, the first two held
     two = 8 if hand[8] else 9 if hand[9] else 10 if hand[10] else 11 if hand[11] else None
     if two is not None:
         wilds.append(two)
     nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
-    dirty_new = initial  # a new meld may hold a wild card only in the initial meld's turn
+    out, naturals = _natural_plays(g, hand, melds, dead, wilds, initial)
+    if wilds:
+        out += _wild_additions(g, melds, wilds, initial)
+    if v.wild_canastas and melds.get(WILD_RANK) is None and nw >= 3:
+        out.extend(meld_action(cards) for cards in wild_mixes(hand, 3))
+    pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
+    if pending_ok and not g.no_discard:
+        out += _direct_discards(g, hand, naturals, dead, two, nw == size)
+    if not pending_ok:
+        out.append(RETRACT_ACTION)
+    if g.no_discard and pending_ok:
+        out.append(END_ACTION)
+    if not g.asked and may_ask(g):
+        out.append(ASK_ACTION)
+    if (hand[12] or hand[13] or hand[14] or hand[15]) and g.stock:
+        out.extend(three_layout_actions(g))
+    if size == 14:
+        out.extend(special_actions(g))
+    return out
+
+
+def _natural_plays(g: SetRulesGame, hand: list[int], melds: dict[int, Meld], dead: list[int], wilds: list[int],
+                   initial: bool) -> tuple[list[Action], list[int]]:
+    """Rank by rank: a natural addition, or new melds (wild cards only in the initial meld's turn); and the
+    first card of each natural rank held, for the discards."""
+    v = _v(g)
+    add_natural, _, _, meld_action = _INTERNED
+    vcls = type(v)
+    size = g.hand_sizes[g.turn]
+    nw = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11]
     out: list[Action] = []
     append = out.append
-    naturals: list[int] = []  # the first card of each natural rank held, for the discards
+    naturals: list[int] = []
     for r in range(4, 15):
         base = r * 4
         h0, h1, h2, h3 = hand[base:base + 4]
@@ -434,7 +459,7 @@ def play_actions(g: SetRulesGame) -> list[Action] | None:
             pair, third = _first_cards(base, h0, h1, h2, h3)
             if nat >= 3:
                 append(meld_action((*pair, third)))
-            if dirty_new and r != SEVEN:
+            if initial and r != SEVEN:  # a new meld may hold a wild card only in the initial meld's turn
                 for w in wilds:
                     append(meld_action((*pair, w)))
                 if nw >= 2:  # Terms: 'mixed melds of two cards and up to two wild cards' (a start of its own)
@@ -448,57 +473,58 @@ def play_actions(g: SetRulesGame) -> list[Action] | None:
                             start = meld_action((*pair, *extra))
                             if size > 5 or check_meld_like(g, start, False):
                                 append(start)
-    if wilds:
-        turn_created = g.turn_created
-        for r, m in melds.items():
-            n = len(m.cards)
-            if n >= v.MELD_MAX:
+    return out, naturals
+
+
+def _wild_additions(g: SetRulesGame, melds: dict[int, Meld], wilds: list[int], initial: bool) -> list[Action]:
+    """A wild card of each kind onto each meld that may take one (the pile of wild cards always)."""
+    v = _v(g)
+    add_wild = add_wild_action
+    vcls = type(v)
+    wild_meld = melds.get(WILD_RANK)
+    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
+    out: list[Action] = []
+    for r, m in melds.items():
+        if len(m.cards) >= v.MELD_MAX:
+            continue
+        if r == WILD_RANK:
+            out.extend(add_wild(w, r) for w in wilds)
+            continue
+        if wild_block:
+            continue
+        fresh = initial and r in g.turn_created
+        key = (vcls, r, m.naturals, m.wilds, fresh)
+        ok = _WILD_ADD_OK.get(key)
+        if ok is None:
+            ok = _WILD_ADD_OK[key] = v.wild_capacity(m.naturals, m.wilds, False) > 0 and v.wild_problem(
+                r, m.naturals, m.wilds + 1, initial=fresh, created_dirty=m.wilds > 0 or fresh) is None
+        if ok:
+            out.extend(add_wild(w, r) for w in wilds)
+    return out
+
+
+def _direct_discards(g: SetRulesGame, hand: list[int], naturals: list[int], dead: list[int], two: int | None,
+                     only_wild: bool) -> list[Action]:
+    """A discard of each natural rank (Terms: onto an empty pile no ace or seven, and no dead card, while
+    there is an alternative); a wild card only from a hand of wild cards."""
+    discard_actions = DISCARD_ACTIONS
+    out: list[Action] = []
+    if g.pile:
+        out.extend(discard_actions[c] for c in naturals)
+    else:
+        live, dead_n = _plain_counts(hand, dead)
+        for c in naturals:
+            r = c >> 2
+            if r in (SEVEN, ACE) and (live or dead_n):
                 continue
-            if r == WILD_RANK:
-                for w in wilds:
-                    append(add_wild(w, r))
+            if r in dead and live:
                 continue
-            if wild_block:
-                continue
-            fresh = initial and r in turn_created
-            key = (vcls, r, m.naturals, m.wilds, fresh)
-            ok = _WILD_ADD_OK.get(key)
-            if ok is None:
-                ok = _WILD_ADD_OK[key] = v.wild_capacity(m.naturals, m.wilds, False) > 0 and v.wild_problem(
-                    r, m.naturals, m.wilds + 1, initial=fresh, created_dirty=m.wilds > 0 or fresh) is None
-            if ok:
-                for w in wilds:
-                    append(add_wild(w, r))
-    if v.wild_canastas and wild_meld is None and nw >= 3:
-        out.extend(meld_action(cards) for cards in wild_mixes(hand, 3))
-    pending_ok = g.opened[side] or not g.turn_created or opening(g, side)[1]  # pending_met()
-    if pending_ok and not g.no_discard:
-        if g.pile:
-            out.extend(discard_actions[c] for c in naturals)
-        else:  # Terms: onto an empty pile no ace or seven, and no dead card, while there is an alternative
-            live, dead_n = _plain_counts(hand, dead)
-            for c in naturals:
-                r = c >> 2
-                if r in (SEVEN, ACE) and (live or dead_n):
-                    continue
-                if r in dead and live:
-                    continue
-                append(discard_actions[c])
-        if nw == size:  # a hand of only wild cards: a wild card may go
-            if two is not None:
-                append(discard_actions[two])
-            if hand[JOKER]:
-                append(discard_actions[JOKER])
-    if not pending_ok:
-        append(RETRACT_ACTION)
-    if g.no_discard and pending_ok:
-        append(END_ACTION)
-    if not g.asked and may_ask(g):
-        append(ASK_ACTION)
-    if (hand[12] or hand[13] or hand[14] or hand[15]) and g.stock:
-        out.extend(three_layout_actions(g))
-    if size == 14:
-        out.extend(special_actions(g))
+            out.append(discard_actions[c])
+    if only_wild:
+        if two is not None:
+            out.append(discard_actions[two])
+        if hand[JOKER]:
+            out.append(discard_actions[JOKER])
     return out
 
 
