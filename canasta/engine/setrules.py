@@ -152,7 +152,6 @@ def check_take(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
 
 
 def check_meld_like(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
-    v = _v(g)
     seat = g.turn
     side = g._sides[seat]
     f = _citing(g)
@@ -165,107 +164,131 @@ def check_meld_like(g: SetRulesGame, action: Action, raise_error: bool) -> bool:
         return f(raise_error, "no-cards", "name the cards to meld")
     if not g._has_cards(g.hands[seat], cards):
         return f(raise_error, "not-in-hand", "you do not hold those cards")
-    melds = g.melds[side]
-    wild_of = _WILD
-    nat_codes = [c for c in cards if not wild_of[c]]
-    wilds = len(cards) - len(nat_codes)
-    initial = initial_turn(g, side)
-    wild_meld = melds.get(WILD_RANK)
-    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
+    nat_codes = [c for c in cards if not _WILD[c]]
     for c in nat_codes:
         if c >> 2 == 3:
             return f(raise_error, "three-meld", "threes are laid out, never melded (Terms 'Threes in American Canasta')")
-    canastas = 0  # canastas this action closes (the side's others are counted where they matter)
     if action.kind == MELD:
-        if not nat_codes:
-            if len(cards) < 3:
-                return f(raise_error, "meld-size", "a meld needs at least three cards")
-            if WILD_RANK in melds:
-                return f(raise_error, "duplicate-meld", "your side already has a meld of wild cards")
-            if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
-                return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
-            rank = WILD_RANK
-            size = len(cards)
-        else:
-            rank = nat_codes[0] >> 2
-            for c in nat_codes:
-                if c >> 2 != rank:
-                    return f(raise_error, "meld-rank", "a meld is three or more cards of one rank")
-            if rank in melds:
-                return f(raise_error, "duplicate-meld",
-                         f"your side already has a meld of {format_rank(rank)}s: 'One team is not allowed to have more "
-                         "than one meld of the same rank' (Terms)")
-            if is_dead(g, rank):
-                return f(raise_error, "dead-rank",
-                         f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to begin "
-                         "or add to a meld of that rank' (Terms)")
-            if len(nat_codes) < 2:
-                return f(raise_error, "meld-naturals", "a meld must contain at least two natural cards")
-            if len(cards) < 3:
-                return f(raise_error, "meld-size", "a meld needs at least three cards")
-            if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
-                return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
-            if wilds:
-                if wild_block:
-                    return f(raise_error, "wild-meld-open", _WILD_BLOCK)
-                if not initial:
-                    return f(raise_error, "wild-limit",
-                             "a meld begun after the initial meld must be clean until it holds five natural cards "
-                             "(Terms: 'any new melds begun ... in future turns must be clean')")
-                why = v.wild_problem(rank, len(nat_codes), wilds, initial=True, created_dirty=True)
-                if why:
-                    return f(raise_error, "wild-limit", why)
-            size = len(cards)
-        if size >= 7:
-            canastas += 1
-    else:  # ADD
-        rank = action.target
-        m = melds.get(rank)
-        if m is None:
-            return f(raise_error, "no-such-meld", "your side has no meld of that rank")
-        if len(m.cards) + len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + (len(m.cards) < 7)):
-            return f(raise_error, "meld-max", "a meld can never contain more than seven cards (Terms)")
-        if rank != WILD_RANK and len(m.cards) >= 7 and m.wilds == 0:  # (only reachable past seven cards)
-            return f(raise_error, "dead-rank",
-                     f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to begin "
-                     "or add to a meld of that rank' (Terms)")
-        if rank == WILD_RANK:
-            if nat_codes:
-                return f(raise_error, "meld-rank", "only wild cards go on a meld of wild cards")
-        else:
-            if any(c >> 2 != rank for c in nat_codes):
-                return f(raise_error, "meld-rank", f"only {format_rank(rank)}s and wild cards can be added to that meld")
-            if wilds:
-                if wild_block:
-                    return f(raise_error, "wild-meld-open", _WILD_BLOCK)
-                fresh = initial and rank in g.turn_created
-                # naturals named with the wild cards go on first
-                # within the initial meld's turn a meld is still being 'put down': A-A-A and a joker
-                # is the dirty ace meld A-A-A-joker (the only way when the pile's top card is an ace)
-                why = v.wild_problem(rank, m.naturals + len(nat_codes), m.wilds + wilds, initial=fresh,
-                                     created_dirty=m.wilds > 0 or fresh)
-                if why:
-                    return f(raise_error, "wild-limit", why)
-        if len(m.cards) < 7 <= len(m.cards) + len(cards):
-            canastas += 1
-    left = g.hand_sizes[seat] - len(cards)
-    opening_now = initial
+        refusal = _new_meld_refusal(g, action, nat_codes)
+        closes = len(cards) >= 7
+    else:
+        refusal = _addition_refusal(g, action, nat_codes)
+        m = g.melds[side].get(action.target)
+        closes = m is not None and len(m.cards) < 7 <= len(m.cards) + len(cards)
+    if refusal is None:
+        refusal = _what_is_left_refusal(g, action, int(closes))
+    if refusal is not None:
+        return f(raise_error, *refusal)
+    return True
+
+
+def _wild_block(g: SetRulesGame, side: int, initial: bool) -> bool:
+    """Terms: a started meld of wild cards must be completed before wild cards go anywhere else."""
+    wild_meld = g.melds[side].get(WILD_RANK)
+    return wild_meld is not None and len(wild_meld.cards) < 7 and not initial
+
+
+def _new_meld_refusal(g: SetRulesGame, action: Action, nat_codes: list[int]) -> tuple[str, str] | None:
+    """Why a new meld of these cards is refused (rule, message), or None."""
+    v = _v(g)
+    side = g._sides[g.turn]
+    melds = g.melds[side]
+    cards = action.cards
+    wilds = len(cards) - len(nat_codes)
+    if not nat_codes:
+        if len(cards) < 3:
+            return "meld-size", "a meld needs at least three cards"
+        if WILD_RANK in melds:
+            return "duplicate-meld", "your side already has a meld of wild cards"
+        if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
+            return "meld-max", "a meld can never contain more than seven cards (Terms)"
+        return None
+    rank = nat_codes[0] >> 2
+    for c in nat_codes:
+        if c >> 2 != rank:
+            return "meld-rank", "a meld is three or more cards of one rank"
+    if rank in melds:
+        return "duplicate-meld", (f"your side already has a meld of {format_rank(rank)}s: 'One team is not allowed to "
+                                  "have more than one meld of the same rank' (Terms)")
+    if is_dead(g, rank):
+        return "dead-rank", (f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to "
+                             "begin or add to a meld of that rank' (Terms)")
+    if len(nat_codes) < 2:
+        return "meld-naturals", "a meld must contain at least two natural cards"
+    if len(cards) < 3:
+        return "meld-size", "a meld needs at least three cards"
+    if len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + 1):
+        return "meld-max", "a meld can never contain more than seven cards (Terms)"
+    if wilds:
+        initial = initial_turn(g, side)
+        if _wild_block(g, side, initial):
+            return "wild-meld-open", _WILD_BLOCK
+        if not initial:
+            return "wild-limit", ("a meld begun after the initial meld must be clean until it holds five natural "
+                                  "cards (Terms: 'any new melds begun ... in future turns must be clean')")
+        why = v.wild_problem(rank, len(nat_codes), wilds, initial=True, created_dirty=True)
+        if why:
+            return "wild-limit", why
+    return None
+
+
+def _addition_refusal(g: SetRulesGame, action: Action, nat_codes: list[int]) -> tuple[str, str] | None:
+    """Why adding these cards to the side's meld of ``action.target`` is refused (rule, message), or None."""
+    v = _v(g)
+    side = g._sides[g.turn]
+    cards = action.cards
+    wilds = len(cards) - len(nat_codes)
+    rank = action.target
+    m = g.melds[side].get(rank)
+    if m is None:
+        return "no-such-meld", "your side has no meld of that rank"
+    if len(m.cards) + len(cards) > v.MELD_MAX and not _overflow_ok(g, action, _canastas(g, side) + (len(m.cards) < 7)):
+        return "meld-max", "a meld can never contain more than seven cards (Terms)"
+    if rank != WILD_RANK and len(m.cards) >= 7 and m.wilds == 0:  # (only reachable past seven cards)
+        return "dead-rank", (f"{format_rank(rank)}s are dead (a closed natural canasta): 'neither team is allowed to "
+                             "begin or add to a meld of that rank' (Terms)")
+    if rank == WILD_RANK:
+        if nat_codes:
+            return "meld-rank", "only wild cards go on a meld of wild cards"
+        return None
+    if any(c >> 2 != rank for c in nat_codes):
+        return "meld-rank", f"only {format_rank(rank)}s and wild cards can be added to that meld"
+    if wilds:
+        initial = initial_turn(g, side)
+        if _wild_block(g, side, initial):
+            return "wild-meld-open", _WILD_BLOCK
+        fresh = initial and rank in g.turn_created
+        # naturals named with the wild cards go on first
+        # within the initial meld's turn a meld is still being 'put down': A-A-A and a joker
+        # is the dirty ace meld A-A-A-joker (the only way when the pile's top card is an ace)
+        why = v.wild_problem(rank, m.naturals + len(nat_codes), m.wilds + wilds, initial=fresh,
+                             created_dirty=m.wilds > 0 or fresh)
+        if why:
+            return "wild-limit", why
+    return None
+
+
+def _what_is_left_refusal(g: SetRulesGame, action: Action, canastas: int) -> tuple[str, str] | None:
+    """A meld must leave a card to discard, and leaves one only to go out (or in the initial meld before the
+    turn card); a 'yes' to going out binds. ``canastas``: the canastas this action closes."""
+    seat = g.turn
+    side = g._sides[seat]
+    left = g.hand_sizes[seat] - len(action.cards)
     if g.pile_aside is not None and opening(g, side, action)[1]:
         left += len(g.pile_aside)
     if left == 0:
-        return f(raise_error, "must-discard",
-                 "you may not meld all your cards: 'you must have a card to discard at the end of your turn' (Terms)")
+        return "must-discard", ("you may not meld all your cards: 'you must have a card to discard at the end of your "
+                                "turn' (Terms)")
     if left == 1:
         why = _can_go_out(g, side, _canastas(g, side) + canastas)
-        if why and not (_bonus_due(g, side, opening_now)):
-            return f(raise_error, "one-card",
-                     "you may not meld down to one card unless you can go out, or you are making your side's "
-                     "initial meld before the turn card is drawn (Terms): " + why)
+        if why and not (_bonus_due(g, side, initial_turn(g, side))):
+            return "one-card", ("you may not meld down to one card unless you can go out, or you are making your "
+                                "side's initial meld before the turn card is drawn (Terms): " + why)
     if g.permission is True:
         why3 = binding_problem(g, action)
         if why3:
-            return f(raise_error, "must-go-out", why3)
-    return True
+            return "must-go-out", why3
+    return None
 
 
 def filter_play(g: SetRulesGame, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
