@@ -1,8 +1,8 @@
 """The shape of the code in ``canasta/``: no function over 80 lines (a long function is split along its cases).
 
-``LONG_FUNCTIONS`` is a ratchet, like ``KNOWN_CYCLES`` in tests/test_import_graph.py: the functions that were over
-the limit on 2026-12-02, each with the length it may not exceed. A new long function fails; one that grows fails;
-one that is split must leave the list (the test says so), until the list is empty.
+``LONG_FUNCTIONS`` is a ratchet, like ``KNOWN_CYCLES`` in tests/test_import_graph.py: fifteen functions were over
+the limit on 2026-12-02 (create_app at 271 lines the longest) and were split along their cases the same day, each
+checked to behave as before; the list stays empty, so any function over the limit fails.
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "canasta"
 MAX_LINES = 80
 
 #: "module path:function name" -> the most lines it may have until it is split
-LONG_FUNCTIONS: dict[str, int] = {
-    "engine/setrules.py:filter_play": 117,
-}
+LONG_FUNCTIONS: dict[str, int] = {}
 
 
 def function_lengths() -> dict[str, int]:

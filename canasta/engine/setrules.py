@@ -292,122 +292,115 @@ def _what_is_left_refusal(g: SetRulesGame, action: Action, canastas: int) -> tup
 
 
 def filter_play(g: SetRulesGame, actions: list[Action], pending_ok: bool | None = None) -> list[Action]:
-    """The legal ones of the Classic candidate moves of the play phase (the hot path of American:
-    the per-position context is computed once; edge cases go through the full checks)."""
-    v = _v(g)
-    seat = g.turn
-    side = g._sides[seat]
-    melds = g.melds[side]
-    size = g.hand_sizes[seat]
-    initial = initial_turn(g, side)
-    wild_meld = melds.get(WILD_RANK)
-    wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not initial
-    dead: list[int] | None = None
-    aside = g.pile_aside is not None
-    empty_pile: tuple[int, int] | None = None
-    hand = g.hands[seat]
-    all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
-    meld_max = v.MELD_MAX
-    pile = bool(g.pile)
-    wild_of = _WILD
-    initial_ok = _INITIAL_WILDS_OK
-    vcls = type(v)
-    plain_discards = pending_ok is True and size > 1 and pile
-    odd_discard = _ODD_DISCARD
+    """The legal ones of the Classic candidate moves of the play phase (where :func:`play_actions` leaves the
+    decision to the general path: the per-position facts are computed once; edge cases go through the full
+    checks)."""
+    facts = _PlayFacts(g, pending_ok)
     out: list[Action] = []
-    append = out.append
     for a in actions:
-        kind, cards, target = a
+        kind = a.kind
         if kind == DISCARD:
-            c = cards[0]
-            if plain_discards and not odd_discard[c]:
-                append(a)  # a natural card onto a pile with cards, the hand keeping some
-                continue
-            if c >> 2 == 3:
-                if size == 1 and check_discard(g, a, False):  # threes_optional: the final discard
-                    append(a)
-                continue
-            if pending_ok is None:
-                pending_ok = pending_met(g, side)
-            if not pending_ok:
-                continue
-            if size == 1:
-                if check_discard(g, a, False):
-                    append(a)
-                continue
-            if wild_of[c]:
-                if all_wild:
-                    append(a)
-                continue
-            if not pile:
-                if dead is None:
-                    dead = dead_ranks(g)
-                if empty_pile is None:
-                    empty_pile = _plain_counts(hand, dead)
-                r = c >> 2
-                if r in (SEVEN, ACE):
-                    if empty_pile[0] or empty_pile[1]:
-                        continue
-                elif r in dead and empty_pile[0]:
-                    continue
-            append(a)
-            continue
-        if kind != MELD and kind != ADD:
-            append(a)
-            continue
-        n = len(cards)
-        if aside or size - n <= 1 or (n == 1 and kind == MELD):
-            if check_meld_like(g, a, False):
-                append(a)
-            continue
-        if n == 3:
-            c0, c1, c2 = cards
-            w0 = wild_of[c0]
-            wilds = w0 + wild_of[c1] + wild_of[c2]
+            keep = facts.keeps_discard(a)
+        elif kind in (MELD, ADD):
+            keep = facts.keeps_meld(a)
         else:
-            c0 = cards[0]
-            w0 = wild_of[c0]
-            wilds = sum(wild_of[c] for c in cards)
-        if kind == MELD:
-            if wilds == n:
-                if n >= 3 and WILD_RANK not in melds:
-                    append(a)
-                continue
-            r = (next(c for c in cards if not wild_of[c]) if w0 else c0) >> 2
-            if dead is None:
-                dead = dead_ranks(g)
-            if r == 3 or r in melds or r in dead:
-                continue
-            if wilds:
-                if wild_block or not initial:
-                    continue
-                key = (vcls, r, n - wilds, wilds)
-                ok = initial_ok.get(key)
-                if ok is None:
-                    ok = initial_ok[key] = v.wild_problem(r, n - wilds, wilds, initial=True, created_dirty=True) is None
-                if not ok:
-                    continue
-            append(a)
-            continue
-        r = target
-        m = melds.get(r)
-        if m is None or len(m.cards) + n > meld_max:
-            continue
-        if r == WILD_RANK:
-            if wilds == n:
-                append(a)
-            continue
-        if wilds:
-            if wild_block:
-                continue
-            fresh = initial and r in g.turn_created
-            if v.wild_problem(r, m.naturals + n - wilds, m.wilds + wilds, initial=fresh,
-                              created_dirty=m.wilds > 0 or fresh):
-                continue
-        append(a)
+            keep = True
+        if keep:
+            out.append(a)
     if g.permission is True:
         out = [a for a in out if binding_problem(g, a) is None]
     return out
+
+
+class _PlayFacts:
+    """What :func:`filter_play` asks of the position for each candidate, computed once (some only when asked)."""
+
+    def __init__(self, g: SetRulesGame, pending_ok: bool | None) -> None:
+        self.g = g
+        self.v = _v(g)
+        seat = g.turn
+        self.side = side = g._sides[seat]
+        self.melds = melds = g.melds[side]
+        self.size = size = g.hand_sizes[seat]
+        self.initial = initial_turn(g, side)
+        wild_meld = melds.get(WILD_RANK)
+        self.wild_block = wild_meld is not None and len(wild_meld.cards) < 7 and not self.initial
+        self.hand = hand = g.hands[seat]
+        self.all_wild = hand[JOKER] + hand[8] + hand[9] + hand[10] + hand[11] == size
+        self.pile = bool(g.pile)
+        self.aside = g.pile_aside is not None
+        self.pending_ok = pending_ok
+        self.plain_discards = pending_ok is True and size > 1 and self.pile
+        self._dead: list[int] | None = None
+        self._empty_pile: tuple[int, int] | None = None
+
+    def dead(self) -> list[int]:
+        if self._dead is None:
+            self._dead = dead_ranks(self.g)
+        return self._dead
+
+    def keeps_discard(self, a: Action) -> bool:
+        g = self.g
+        c = a.cards[0]
+        if self.plain_discards and not _ODD_DISCARD[c]:
+            return True  # a natural card onto a pile with cards, the hand keeping some
+        if c >> 2 == 3:
+            return self.size == 1 and check_discard(g, a, False)  # threes_optional: the final discard
+        if self.pending_ok is None:
+            self.pending_ok = pending_met(g, self.side)
+        if not self.pending_ok:
+            return False
+        if self.size == 1:
+            return check_discard(g, a, False)
+        if _WILD[c]:
+            return self.all_wild
+        if not self.pile:
+            if self._empty_pile is None:
+                self._empty_pile = _plain_counts(self.hand, self.dead())
+            r = c >> 2
+            if r in (SEVEN, ACE):
+                return not (self._empty_pile[0] or self._empty_pile[1])
+            if r in self.dead() and self._empty_pile[0]:
+                return False
+        return True
+
+    def keeps_meld(self, a: Action) -> bool:
+        g, v = self.g, self.v
+        kind, cards, target = a
+        wild_of = _WILD
+        n = len(cards)
+        if self.aside or self.size - n <= 1 or (n == 1 and kind == MELD):
+            return check_meld_like(g, a, False)
+        wilds = sum(wild_of[c] for c in cards)
+        if kind == MELD:
+            if wilds == n:
+                return n >= 3 and WILD_RANK not in self.melds
+            r = (next(c for c in cards if not wild_of[c]) if wild_of[cards[0]] else cards[0]) >> 2
+            if r == 3 or r in self.melds or r in self.dead():
+                return False
+            if wilds:
+                if self.wild_block or not self.initial:
+                    return False
+                key = (type(v), r, n - wilds, wilds)
+                ok = _INITIAL_WILDS_OK.get(key)
+                if ok is None:
+                    ok = _INITIAL_WILDS_OK[key] = v.wild_problem(r, n - wilds, wilds, initial=True,
+                                                                 created_dirty=True) is None
+                return ok
+            return True
+        m = self.melds.get(target)
+        if m is None or len(m.cards) + n > v.MELD_MAX:
+            return False
+        if target == WILD_RANK:
+            return wilds == n
+        if wilds:
+            if self.wild_block:
+                return False
+            fresh = self.initial and target in g.turn_created
+            if v.wild_problem(target, m.naturals + n - wilds, m.wilds + wilds, initial=fresh,
+                              created_dirty=m.wilds > 0 or fresh):
+                return False
+        return True
 
 
 def play_actions(g: SetRulesGame) -> list[Action] | None:
