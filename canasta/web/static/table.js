@@ -1629,7 +1629,14 @@ function wire() {
 window.canastaTable = { state: () => state, seatName, sideOf, send, showMessage };
 
 wire();
-joinByInvite().finally(connect);
+// The socket opens once every module of the page has run (they all run before DOMContentLoaded): chat.js
+// and extras.js listen for the welcome and the chat history, and a loaded machine could deliver them to a
+// page whose later modules had not run yet (a spectator's chat then offered no "read only" note).
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => joinByInvite().finally(connect), { once: true });
+} else {
+  joinByInvite().finally(connect);
+}
 
 // ------------------------------------------------------------------ issue 51: the commitment, copied and shown
 // The player copies the commitment at the start (before any card) and finds it again at the end, to give
